@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { hashSecret, newApiKey } from '../common/secrets';
+import { isUniqueViolation } from '../database/database-errors';
+import { ApiKey, ApiScope } from './api-key.entity';
+
+export interface ApiKeyPrincipal {
+  id: number;
+  name: string;
+  scopes: ApiScope[];
+}
+
+export class ApiKeyNameTaken extends Error {}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+@Injectable()
+export class ApiKeysService {
+  constructor(@InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>) {}
+
+  async create(name: string, scopes: ApiScope[]): Promise<{ name: string; key: string; scopes: ApiScope[] }> {
+    const key = newApiKey();
+    try {
+      await this.keys.insert({ name, keyHash: hashSecret(key), scopes: [...new Set(scopes)], createdAt: new Date(), lastUsedAt: null });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new ApiKeyNameTaken(`An API key named "${name}" already exists.`);
+      }
+      throw error;
+    }
+    return { name, key, scopes: [...new Set(scopes)] };
+  }
+
+  list(): Promise<ApiKey[]> {
+    return this.keys.find({ order: { id: 'ASC' } });
+  }
+
+  async revoke(name: string): Promise<boolean> {
+    const result = await this.keys.delete({ name });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** The key's principal, or undefined for an unknown key. Records use at most once a minute. */
+  async authenticate(key: string): Promise<ApiKeyPrincipal | undefined> {
+    const found = await this.keys.findOne({ where: { keyHash: hashSecret(key) }, select: { id: true, name: true, scopes: true, lastUsedAt: true } });
+    if (!found) {
+      return undefined;
+    }
+    const now = Date.now();
+    if (!found.lastUsedAt || now - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+      const stale = new Date(now - LAST_USED_RESOLUTION_MS);
+      // Conditional so that concurrent requests write once per minute, not once each.
+      await this.keys
+        .createQueryBuilder()
+        .update()
+        .set({ lastUsedAt: new Date(now) })
+        .where('id = :id AND (last_used_at IS NULL OR last_used_at < :stale)', { id: found.id, stale })
+        .execute();
+    }
+    return { id: found.id, name: found.name, scopes: found.scopes };
+  }
+}

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { type FastifyRequest, LogController } from 'fastify';
+import type { DestinationStream } from 'pino';
+import { AppModule } from './app.module';
+import { BuildInfo } from './common/build-info';
+import { assertSingleValued, registerBodyParsers } from './common/http/body-parsers';
+import { RouteTable } from './common/http/route-table';
+import { PinoNestLogger } from './common/logging/pino-nest-logger';
+import { REDACTED_PATHS, redactUrl } from './common/logging/redact';
+import { AppConfig } from './config/app-config';
+
+const SMALL_BODY_LIMIT = 64 * 1024;
+const LARGE_BODY_LIMIT = 1024 * 1024;
+
+export interface CreateAppOptions {
+  /** Where log lines go (tests capture them); stdout when absent. */
+  logStream?: DestinationStream;
+}
+
+/** `/v1/<path>` is the same route as `/<path>` (older clients call both). */
+function stripVersionPrefix(url: string): string {
+  if (url === '/v1' || url.startsWith('/v1?')) {
+    return `/${url.slice(3)}`;
+  }
+  return url.startsWith('/v1/') ? url.slice(3) : url;
+}
+
+function trustProxySetting(value: string | undefined): boolean | string | number {
+  if (value === undefined || value === 'false') {
+    return false;
+  }
+  if (value === 'true') {
+    return true;
+  }
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/** Builds the whole HTTP application (not yet listening); used by main.ts, the benchmark and the e2e tests. */
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
+  const routes = new RouteTable();
+  const adapter = new FastifyAdapter({
+    logger: {
+      level: config.LOG_LEVEL,
+      ...(options.logStream ? { stream: options.logStream } : {}),
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: {
+        req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
+      },
+    },
+    // One line per request is written by the onResponse hook below, with secrets redacted.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => randomUUID(),
+    requestIdHeader: 'x-request-id',
+    bodyLimit: SMALL_BODY_LIMIT,
+    rewriteUrl: (request: { url?: string }) => stripVersionPrefix(request.url ?? '/'),
+    trustProxy: trustProxySetting(config.TRUST_PROXY),
+  });
+  const fastify = adapter.getInstance();
+
+  fastify.addHook('onRoute', (route) => {
+    routes.add(route.method, route.url);
+    route.bodyLimit = route.url.startsWith('/game-server') ? LARGE_BODY_LIMIT : SMALL_BODY_LIMIT;
+  });
+  registerBodyParsers(fastify);
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    try {
+      for (const [name, value] of Object.entries(request.query as Record<string, unknown>)) {
+        assertSingleValued(name, value, 'query');
+      }
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+  fastify.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    request.log.info({ method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes), adapter, { bufferLogs: true, bodyParser: false });
+  app.useLogger(new PinoNestLogger(fastify.log));
+
+  const version = app.get(BuildInfo).version;
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Community service')
+      .setDescription(
+        'Cities, players, ban-list mirror and club accounts of the game-server community. Every route is also served under /v1. ' +
+          'GET and DELETE read the query string; POST and PATCH read the body and the query string (the body wins).',
+      )
+      .setVersion(version)
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Operator or game-server API key (also accepted as the apikey parameter).' }, 'apikey')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Club user token (also accepted as the usertoken parameter).' }, 'usertoken')
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
+
+  await app.init();
+  return app;
+}

@@ -1,0 +1,53 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { AuthModule } from './auth/auth.module';
+import { BanlistSyncModule } from './banlist-sync/banlist-sync.module';
+import { CaptchaModule } from './captcha/captcha.module';
+import { CitiesModule } from './cities/cities.module';
+import { ClubModule } from './club/club.module';
+import { BuildInfo } from './common/build-info';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
+import { RouteTable } from './common/http/route-table';
+import { createValidationPipe } from './common/validation/validation.pipe';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { PlayersModule } from './players/players.module';
+import { UserKeysModule } from './user-keys/user-keys.module';
+import { UsersModule } from './users/users.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, routes: RouteTable): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        ScheduleModule.forRoot(),
+        PlayersModule,
+        ApiKeysModule,
+        CaptchaModule,
+        AuthModule,
+        UserKeysModule,
+        ClubModule,
+        CitiesModule,
+        UsersModule,
+        BanlistSyncModule,
+        HealthModule,
+      ],
+      providers: [
+        BuildInfo,
+        { provide: RouteTable, useValue: routes },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+      exports: [BuildInfo],
+    };
+  }
+}

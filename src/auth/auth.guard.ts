@@ -1,0 +1,69 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiKeysService } from '../api-keys/api-keys.service';
+import type { ApiScope } from '../api-keys/api-key.entity';
+import { ClubTokensService } from '../club/club-tokens.service';
+import { ApiError } from '../common/errors/api-error';
+import { AUTH_REQUIREMENT, AuthRequirement, CALLER, Caller, RequestWithCaller } from './auth.decorators';
+import { apiKeyOf, userTokenOf } from './credentials';
+
+/** Enforces the credential a route declares with ClubAuth, ApiKeyAuth or OperatorAuth. */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly apiKeys: ApiKeysService,
+    private readonly clubTokens: ClubTokensService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const requirement = this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_REQUIREMENT, [context.getHandler(), context.getClass()]);
+    if (!requirement) {
+      return true;
+    }
+    const request = context.switchToHttp().getRequest<RequestWithCaller>();
+    request[CALLER] = await this.authenticate(requirement, request);
+    return true;
+  }
+
+  private async authenticate(requirement: AuthRequirement, request: RequestWithCaller): Promise<Caller> {
+    switch (requirement.kind) {
+      case 'club':
+        return { kind: 'club', session: await this.clubTokens.authenticate(userTokenOf(request)) };
+      case 'apikey':
+        return this.apiKey(apiKeyOf(request), requirement.scope);
+      case 'operator-or-admin':
+        return this.operatorOrAdmin(request);
+    }
+  }
+
+  private async apiKey(key: string | undefined, scope: ApiScope): Promise<Caller> {
+    if (!key) {
+      throw ApiError.unauthorized(`An API key with scope "${scope}" is required (X-API-Key header or apikey parameter).`);
+    }
+    const principal = await this.apiKeys.authenticate(key);
+    if (!principal) {
+      throw ApiError.unauthorized('The API key is unknown or was revoked.');
+    }
+    if (!principal.scopes.includes(scope)) {
+      throw ApiError.forbidden(`The API key lacks the "${scope}" scope.`);
+    }
+    return { kind: 'apikey', key: principal };
+  }
+
+  private async operatorOrAdmin(request: RequestWithCaller): Promise<Caller> {
+    const key = apiKeyOf(request);
+    if (key) {
+      return this.apiKey(key, 'operator');
+    }
+    const token = userTokenOf(request);
+    if (!token) {
+      throw ApiError.unauthorized('An operator API key or the user token of a club admin is required.');
+    }
+    const session = await this.clubTokens.authenticate(token);
+    if (session.clubgroup !== 'admin') {
+      throw ApiError.forbidden('Only club admins and operators may do this.');
+    }
+    return { kind: 'club', session };
+  }
+}

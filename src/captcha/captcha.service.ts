@@ -1,0 +1,59 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error';
+import { AppConfig } from '../config/app-config';
+
+interface SiteVerifyAnswer {
+  success?: unknown;
+  score?: unknown;
+}
+
+/**
+ * Verifies CAPTCHA tokens with the siteverify protocol shared by reCAPTCHA, hCaptcha and
+ * Turnstile: a form POST of secret, response and remoteip.
+ */
+@Injectable()
+export class CaptchaService implements OnModuleInit {
+  private readonly logger = new Logger(CaptchaService.name);
+
+  constructor(private readonly config: AppConfig) {}
+
+  onModuleInit(): void {
+    if (!this.config.RECAPTCHA_SECRET) {
+      this.logger.warn('RECAPTCHA_SECRET is not set: CAPTCHA verification is OFF. Set it before exposing the service.');
+    }
+  }
+
+  /** Resolves when the token is accepted; throws 400 captcha_failed or 503 otherwise. */
+  async verify(token: string, remoteIp: string | undefined): Promise<void> {
+    const secret = this.config.RECAPTCHA_SECRET;
+    if (!secret) {
+      return;
+    }
+    const form = new URLSearchParams({ secret, response: token });
+    if (remoteIp) {
+      form.set('remoteip', remoteIp);
+    }
+    let answer: SiteVerifyAnswer;
+    try {
+      const response = await fetch(this.config.RECAPTCHA_VERIFY_URL, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+        signal: AbortSignal.timeout(this.config.RECAPTCHA_TIMEOUT_MS),
+      });
+      if (response.status >= 500) {
+        throw new Error(`CAPTCHA provider answered ${response.status}`);
+      }
+      answer = (await response.json()) as SiteVerifyAnswer;
+    } catch (error) {
+      this.logger.warn(`CAPTCHA provider unreachable: ${error instanceof Error ? error.message : String(error)}`);
+      throw ApiError.unavailable('The CAPTCHA provider could not be reached; try again shortly.');
+    }
+    if (answer.success !== true) {
+      throw ApiError.captchaFailed();
+    }
+    if (typeof answer.score === 'number' && answer.score < this.config.RECAPTCHA_MIN_SCORE) {
+      throw ApiError.captchaFailed('The CAPTCHA score is too low.');
+    }
+  }
+}

@@ -1,0 +1,24 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { BanlistSyncModule } from '../banlist-sync/banlist-sync.module';
+import { CaptchaModule } from '../captcha/captcha.module';
+import { ClubModule } from '../club/club.module';
+import { AppConfig } from '../config/app-config';
+import { ConfigModule } from '../config/config.module';
+import { DatabaseModule } from '../database/database.module';
+import { PlayersModule } from '../players/players.module';
+import { UsersModule } from '../users/users.module';
+
+/**
+ * The services the command line needs, without HTTP and without the scheduler (a CLI process
+ * must never start the ban-list cron).
+ */
+@Module({})
+export class CliModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: CliModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule, PlayersModule, ApiKeysModule, CaptchaModule, ClubModule, UsersModule, BanlistSyncModule],
+    };
+  }
+}

@@ -1,0 +1,75 @@
+import 'reflect-metadata';
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Command } from 'commander';
+import { DataSource } from 'typeorm';
+import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
+import { CliError, CliOutput } from './cli-output';
+import { CliModule } from './cli.module';
+import { registerApiKeyCommands } from './commands/api-key.commands';
+import { registerClubCommands } from './commands/club.commands';
+
+/**
+ * `npm run --silent cli -- <command> [--json]`: same configuration and database as the server,
+ * safe to run while it runs.
+ */
+async function main(argv: string[]): Promise<number> {
+  const program = new Command('cli').option('--json', 'print exactly one JSON object on stdout').exitOverride();
+  let exitCode = 0;
+
+  const run = async (work: (context: INestApplicationContext, output: CliOutput) => Promise<void>): Promise<void> => {
+    const output = new CliOutput(Boolean(program.opts<{ json?: boolean }>().json));
+    let config: AppConfig;
+    try {
+      config = loadConfig();
+    } catch (error) {
+      if (error instanceof ConfigError) {
+        throw new CliError(error.message);
+      }
+      throw error;
+    }
+    const context = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error'] });
+    try {
+      await work(context, output);
+    } finally {
+      await context.close();
+    }
+  };
+
+  registerApiKeyCommands(program, run);
+  registerClubCommands(program, run);
+  program
+    .command('migration:run')
+    .description('Apply pending database migrations (the server also does this at start)')
+    .action(() =>
+      run(async (context, output) => {
+        const applied = await context.get(DataSource).runMigrations({ transaction: 'each' });
+        output.result({ applied: applied.map((migration) => migration.name) }, applied.length > 0 ? `Applied: ${applied.map((m) => m.name).join(', ')}` : 'No pending migrations.');
+      }),
+    );
+
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    const json = argv.includes('--json');
+    const message = error instanceof CliError ? error.message : error instanceof Error && 'code' in error && String(error.code).startsWith('commander.') ? error.message : `Command failed: ${error instanceof Error ? error.message : String(error)}`;
+    if (error instanceof Error && 'code' in error && (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')) {
+      return 0;
+    }
+    if (json) {
+      process.stdout.write(`${JSON.stringify({ error: message })}\n`);
+    } else {
+      process.stderr.write(`${message}\n`);
+    }
+    exitCode = 1;
+  }
+  return exitCode;
+}
+
+main(process.argv).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

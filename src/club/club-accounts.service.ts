@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { CaptchaService } from '../captcha/captcha.service';
+import { ApiError } from '../common/errors/api-error';
+import { UUID_PATTERN } from '../common/identifiers';
+import { isUniqueViolation } from '../database/database-errors';
+import { UnitOfWork } from '../database/unit-of-work';
+import { PlayersService } from '../players/players.service';
+import { UserKeysService } from '../user-keys/user-keys.service';
+import { ClubAccount, ClubGroup } from './club-account.entity';
+import type { ClubSession } from './club-session';
+import { ClubTokensService, IssuedToken } from './club-tokens.service';
+import { NicknameDto, RegisterDto, SignInDto } from './dto/club.dto';
+import { cleanNickname } from './nickname';
+import { PasswordsService } from './passwords.service';
+
+const WRONG_CREDENTIALS = 'The username or password is wrong.';
+
+@Injectable()
+export class ClubAccountsService {
+  constructor(
+    @InjectRepository(ClubAccount) private readonly accounts: Repository<ClubAccount>,
+    private readonly tokens: ClubTokensService,
+    private readonly userKeys: UserKeysService,
+    private readonly players: PlayersService,
+    private readonly passwords: PasswordsService,
+    private readonly captcha: CaptchaService,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  async register(input: RegisterDto, ip: string): Promise<IssuedToken> {
+    const key = await this.userKeys.peek(input.userkey ?? input.verificationCode ?? '');
+    if (input.username && !(await this.isSamePlayer(input.username, key.playerUuid))) {
+      throw ApiError.invalidField('username', "username does not name the user key's player");
+    }
+    if (await this.accounts.existsBy({ playerUuid: key.playerUuid })) {
+      throw ApiError.conflict('A club account already exists for this player; sign in instead.');
+    }
+    await this.captcha.verify(input.recaptcha, ip);
+    const passwordHash = await this.passwords.hash(input.password);
+    try {
+      return await this.unitOfWork.transaction(async (manager) => {
+        await this.userKeys.spend(manager, key);
+        const inserted = await manager.insert(ClubAccount, {
+          playerUuid: key.playerUuid,
+          passwordHash,
+          nickname: null,
+          clubgroup: 'default',
+          currentTokenId: null,
+          createdAt: new Date(),
+        });
+        return this.tokens.issue(manager, inserted.identifiers[0]?.id as number);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw ApiError.conflict('A club account already exists for this player; sign in instead.');
+      }
+      throw error;
+    }
+  }
+
+  async signIn(input: SignInDto, ip: string): Promise<IssuedToken> {
+    await this.captcha.verify(input.recaptcha, ip);
+    const player = UUID_PATTERN.test(input.username) ? await this.players.findByUuid(input.username) : await this.players.findByMcid(input.username);
+    const account = player
+      ? await this.accounts.findOne({ where: { playerUuid: player.uuid }, select: { id: true, passwordHash: true } })
+      : null;
+    const valid = account ? await this.passwords.verify(account.passwordHash, input.password) : await this.passwords.verifyAgainstNothing(input.password);
+    if (!account || !valid) {
+      throw ApiError.unauthorized(WRONG_CREDENTIALS);
+    }
+    return this.unitOfWork.transaction((manager) => this.tokens.issue(manager, account.id));
+  }
+
+  async setNickname(session: ClubSession, input: NicknameDto, ip: string): Promise<string> {
+    const cleaned = cleanNickname(input.nickname);
+    if (!cleaned.ok) {
+      throw ApiError.invalidField('nickname', cleaned.reason);
+    }
+    await this.captcha.verify(input.recaptcha, ip);
+    await this.accounts.update({ id: session.accountId }, { nickname: cleaned.nickname });
+    return cleaned.nickname;
+  }
+
+  /** Sets the club group of a player's account (CLI). Returns false when the player has no account. */
+  async setGroup(player: string, group: ClubGroup): Promise<boolean> {
+    const found = UUID_PATTERN.test(player) ? await this.players.findByUuid(player) : await this.players.findByMcid(player);
+    if (!found) {
+      return false;
+    }
+    const result = await this.accounts.update({ playerUuid: found.uuid }, { clubgroup: group });
+    return (result.affected ?? 0) > 0;
+  }
+
+  private async isSamePlayer(username: string, playerUuid: string): Promise<boolean> {
+    if (UUID_PATTERN.test(username)) {
+      return username.toLowerCase() === playerUuid;
+    }
+    const player = await this.players.findByUuid(playerUuid);
+    return player?.mcid?.toLowerCase() === username.toLowerCase();
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { UserKeysModule } from '../user-keys/user-keys.module';
+import { ClubAccountsService } from './club-accounts.service';
+import { ClubTokensModule } from './club-tokens.module';
+import { ClubController } from './club.controller';
+import { PasswordsService } from './passwords.service';
+
+@Module({
+  imports: [ClubTokensModule, UserKeysModule],
+  controllers: [ClubController],
+  providers: [ClubAccountsService, PasswordsService],
+  exports: [ClubAccountsService, ClubTokensModule],
+})
+export class ClubModule {}

@@ -1,0 +1,49 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BuildInfo } from '../build-info';
+import { RouteTable } from '../http/route-table';
+import { ApiError } from './api-error';
+import { toErrorResponse } from './error-response';
+
+/** The single exception filter: every error leaves in the contract's envelope. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  constructor(
+    private readonly build: BuildInfo,
+    private readonly routes: RouteTable,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    sendError(this.translateUnmatched(exception, request), request, reply, this.build.version, this.logger);
+  }
+
+  /** Nest reports an unmatched route as NotFoundException; a known path with another method is a 405. */
+  private translateUnmatched(exception: unknown, request: FastifyRequest): unknown {
+    if (!(exception instanceof NotFoundException) || exception instanceof ApiError || request.routeOptions?.url) {
+      return exception;
+    }
+    const allowed = this.routes.allowedMethods(request.url);
+    if (allowed.length > 0) {
+      return new ApiError(405, 'method_not_allowed', `Method ${request.method} is not allowed here; use ${allowed.join(', ')}.`, undefined, {
+        Allow: allowed.join(', '),
+      });
+    }
+    return ApiError.notFound(`No endpoint at ${request.method} ${request.url.split('?')[0]}.`);
+  }
+}
+
+export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply, version: string, logger: Pick<Logger, 'error'>): void {
+  const response = toErrorResponse(error, version);
+  if (response.isServerFault) {
+    logger.error({ msg: 'request failed', err: error, reqId: request.id });
+  }
+  if (reply.sent) {
+    return;
+  }
+  void reply.status(response.status).headers(response.headers).send(response.body);
+}

@@ -1,0 +1,37 @@
+/** Identifier formats of contract section 3. Pure functions, no framework imports. */
+
+export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+export const MCID_PATTERN = /^[A-Za-z0-9_]{1,16}$/;
+export const CHATID_PATTERN = /^[0-9]{17,20}$/;
+export const CLUB_TOKEN_PATTERN = /^[A-Za-z0-9]{32}$/;
+export const USER_KEY_PATTERN = /^[A-Za-z]{10}$/;
+export const POSITIVE_INT_PATTERN = /^[1-9][0-9]{0,15}$/;
+
+export type PlayerIdentifier =
+  | { kind: 'uuid'; value: string }
+  | { kind: 'chatid'; value: string }
+  | { kind: 'mcid'; value: string };
+
+/** Reads `/users/{x}`: a uuid, else 17–20 digits as a chat id, else a game id; undefined when none fits. */
+export function classifyPlayerIdentifier(raw: string): PlayerIdentifier | undefined {
+  if (UUID_PATTERN.test(raw)) {
+    return { kind: 'uuid', value: raw.toLowerCase() };
+  }
+  if (CHATID_PATTERN.test(raw)) {
+    return { kind: 'chatid', value: raw };
+  }
+  if (MCID_PATTERN.test(raw)) {
+    return { kind: 'mcid', value: raw };
+  }
+  return undefined;
+}
+
+/** Accepts a uuid with hyphens (or the 32-hex form some upstreams send) and returns it hyphenated, lower-case. */
+export function normaliseUuid(raw: string): string | undefined {
+  const compact = raw.replace(/-/g, '');
+  if (!/^[0-9a-fA-F]{32}$/.test(compact)) {
+    return undefined;
+  }
+  const hex = compact.toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,38 @@
+import { Transform } from 'class-transformer';
+import { ValidateIf, ValidationOptions } from 'class-validator';
+
+/** Optional means "may be absent"; an explicit null is still validated (and so rejected). */
+export const OptionalField = (options?: ValidationOptions): PropertyDecorator =>
+  ValidateIf((_object, value) => value !== undefined, options);
+
+/** Integers arrive as JSON numbers or digit strings (query strings, form bodies). */
+export const ToInt = (): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : value));
+
+/** Booleans arrive as true/false, "true"/"false" or "1"/"0". */
+export const ToBool = (): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }) => {
+    if (value === 'true' || value === '1' || value === 1) {
+      return true;
+    }
+    if (value === 'false' || value === '0' || value === 0) {
+      return false;
+    }
+    return value;
+  });
+
+/** Form bodies carry arrays and objects as JSON-encoded strings. */
+export const FromJsonString = (): PropertyDecorator =>
+  Transform(({ value }: { value: unknown }) => {
+    if (typeof value !== 'string') {
+      return value;
+    }
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  });
+
+/** Trims surrounding white space from strings and leaves other types for the validators to reject. */
+export const Trim = (): PropertyDecorator => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));

@@ -1,0 +1,200 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+const toNumber = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
+const toBoolean = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') {
+    return value;
+  }
+  const normalised = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(normalised)) {
+    return true;
+  }
+  if (['false', '0', 'no', 'off'].includes(normalised)) {
+    return false;
+  }
+  return value;
+};
+const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+/**
+ * Every environment variable the service reads, with its default. Validated once at start;
+ * an invalid value stops the start with a message naming the variable.
+ */
+export class AppConfig {
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  @MinLength(1)
+  HOST = '0.0.0.0';
+
+  @Matches(/^(sqlite:.+|mysql:\/\/.+|mariadb:\/\/.+)$/, {
+    message: 'DATABASE_URL must be sqlite:<path>, sqlite::memory: or mysql://user:pass@host:port/db',
+  })
+  DATABASE_URL = 'sqlite:./data/community.sqlite';
+
+  @Transform(toBoolean)
+  @IsBoolean()
+  DATABASE_MIGRATIONS_RUN = true;
+
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' = 'info';
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  APP_VERSION?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  RECAPTCHA_SECRET?: string;
+
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  RECAPTCHA_VERIFY_URL = 'https://www.google.com/recaptcha/api/siteverify';
+
+  @Transform(toNumber)
+  @IsNumber()
+  @Min(0)
+  @Max(1)
+  RECAPTCHA_MIN_SCORE = 0.5;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RECAPTCHA_TIMEOUT_MS = 5000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  CLUB_TOKEN_TTL_SECONDS = 10800;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  USER_KEY_TTL_SECONDS = 86400;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  CITY_BLOCK_LIMIT = 250000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  CITY_BLOCK_MAX = 2500000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  CITY_MAX_PER_OWNER = 3;
+
+  @Matches(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/, {
+    message: 'DATA_CUTOFF must be an ISO 8601 timestamp with a time zone',
+  })
+  DATA_CUTOFF = '2018-03-20T00:00:00+09:00';
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  BANLIST_SOURCE_URL?: string;
+
+  @IsString()
+  @Matches(/^(\S+\s+){4,5}\S+$/, { message: 'BANLIST_SYNC_CRON must be a cron expression of 5 or 6 fields' })
+  BANLIST_SYNC_CRON = '0 0 */6 * * *';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  BANLIST_SYNC_CONCURRENCY = 4;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  BANLIST_TIMEOUT_MS = 10000;
+
+  @Transform(toBoolean)
+  @IsBoolean()
+  RATE_LIMIT_ENABLED = true;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  CORS_ORIGINS?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  TRUST_PROXY?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://host:port' })
+  REDIS_URL?: string;
+
+  get dataCutoff(): Date {
+    return new Date(this.DATA_CUTOFF);
+  }
+
+  get isProduction(): boolean {
+    return this.NODE_ENV === 'production';
+  }
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const known = Object.keys(new AppConfig());
+  const supplied: Record<string, string> = {};
+  for (const name of [...known, 'APP_VERSION', 'RECAPTCHA_SECRET', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL']) {
+    const value = env[name];
+    if (value !== undefined) {
+      supplied[name] = value;
+    }
+  }
+  const config = plainToInstance(AppConfig, supplied, { exposeDefaultValues: true });
+  const errors = validateSync(config, { whitelist: false });
+  if (errors.length > 0) {
+    const lines = errors.map((error) => {
+      const reason = Object.values(error.constraints ?? {})[0] ?? 'is invalid';
+      return `${error.property}: ${reason}`;
+    });
+    throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
+  }
+  if (config.CITY_BLOCK_MAX < config.CITY_BLOCK_LIMIT) {
+    throw new ConfigError('Invalid configuration: CITY_BLOCK_MAX must not be below CITY_BLOCK_LIMIT');
+  }
+  if (Number.isNaN(config.dataCutoff.getTime())) {
+    throw new ConfigError('Invalid configuration: DATA_CUTOFF is not a valid date');
+  }
+  if (config.isProduction && !config.RECAPTCHA_SECRET) {
+    throw new ConfigError('Invalid configuration: RECAPTCHA_SECRET is required when NODE_ENV=production');
+  }
+  return config;
+}

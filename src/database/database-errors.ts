@@ -1,0 +1,47 @@
+/** Driver-neutral classification of database errors (better-sqlite3 and mysql2). */
+
+interface DriverError {
+  code?: unknown;
+  errno?: unknown;
+  driverError?: DriverError;
+}
+
+function driverError(error: unknown): DriverError | undefined {
+  if (typeof error !== 'object' || error === null) {
+    return undefined;
+  }
+  const outer = error as DriverError;
+  return outer.driverError ?? outer;
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const inner = driverError(error);
+  return inner?.code === 'SQLITE_CONSTRAINT_UNIQUE' || inner?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || inner?.code === 'ER_DUP_ENTRY';
+}
+
+const unavailableCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_CANTOPEN',
+]);
+
+/** True when the database could not be reached or was too busy: the caller should answer 503. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const inner = driverError(error);
+  if (typeof inner?.code === 'string' && unavailableCodes.has(inner.code)) {
+    return true;
+  }
+  const message = error instanceof Error ? error.message : '';
+  return /Pool is closed|Connection lost|connect ETIMEDOUT|Can't add new command when connection is in closed state/i.test(message);
+}

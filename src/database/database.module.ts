@@ -1,0 +1,22 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '../config/app-config';
+import { buildDataSourceOptions } from './data-source-options';
+import { UnitOfWork } from './unit-of-work';
+
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        ...buildDataSourceOptions(config),
+        // Report a dead database at once instead of retrying for half a minute at start.
+        retryAttempts: 0,
+      }),
+    }),
+  ],
+  providers: [UnitOfWork],
+  exports: [UnitOfWork],
+})
+export class DatabaseModule {}

@@ -1,0 +1,32 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ApiError } from '../common/errors/api-error';
+import { ApiEnvelope, ApiErrors } from '../common/openapi/api-docs.decorators';
+
+@ApiTags('operations')
+@Controller('health')
+export class HealthController {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiEnvelope(200, 'Alive.')
+  live(): Record<string, never> {
+    return {};
+  }
+
+  @Get('ready')
+  @ApiOperation({ summary: 'Readiness: the database answers' })
+  @ApiEnvelope(200, 'Ready.')
+  @ApiErrors([503, 'The database is unreachable.'])
+  async ready(): Promise<{ database: 'up' }> {
+    try {
+      await this.dataSource.query('SELECT 1');
+    } catch {
+      throw ApiError.unavailable('The database is unreachable.');
+    }
+    return { database: 'up' };
+  }
+}

@@ -1,0 +1,55 @@
+import { createServer, IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A CAPTCHA verifier speaking the siteverify protocol, on loopback. The `response` token scripts
+ * the answer: `pass`, `fail`, `low-score`, `error-500`, `hang`; anything else fails.
+ */
+export class FakeCaptcha {
+  readonly requests: Array<Record<string, string>> = [];
+  private server!: Server;
+
+  static readonly SECRET = 'test-captcha-secret';
+
+  async start(): Promise<string> {
+    this.server = createServer((request, response) => {
+      void readForm(request).then((form) => {
+        this.requests.push(form);
+        const reply = (status: number, body: unknown): void => {
+          response.writeHead(status, { 'content-type': 'application/json' });
+          response.end(JSON.stringify(body));
+        };
+        const token = form.response ?? '';
+        if (form.secret !== FakeCaptcha.SECRET) {
+          reply(200, { success: false, 'error-codes': ['invalid-input-secret'] });
+        } else if (token === 'hang') {
+          // Never answers: the service's timeout must fire.
+        } else if (token === 'error-500') {
+          reply(500, { error: 'boom' });
+        } else if (token === 'low-score') {
+          reply(200, { success: true, score: 0.1 });
+        } else if (token === 'pass' || token.startsWith('pass')) {
+          reply(200, { success: true, score: 0.9 });
+        } else {
+          reply(200, { success: false, 'error-codes': ['invalid-input-response'] });
+        }
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    const { port } = this.server.address() as AddressInfo;
+    return `http://127.0.0.1:${port}/siteverify`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+async function readForm(request: IncomingMessage): Promise<Record<string, string>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) {
+    chunks.push(chunk as Buffer);
+  }
+  return Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+}
