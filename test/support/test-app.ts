@@ -6,6 +6,7 @@ import { createApp } from '../../src/app.factory';
 import { ApiKeysService } from '../../src/api-keys/api-keys.service';
 import type { ApiScope } from '../../src/api-keys/api-key.entity';
 import { loadConfig } from '../../src/config/app-config';
+import { ClubAccountsService } from '../../src/club/club-accounts.service';
 import { FakeCaptcha } from './fake-captcha';
 import { createTestDatabase, TestDatabase } from './test-database';
 
@@ -136,6 +137,27 @@ export function expectError(result: HttpResult, status: number, error: string): 
   expect({ status: result.status, error: result.body?.error }).toEqual({ status, error });
   expect(result.body).toMatchObject({ status: false, code: status, version: expect.any(String), message: expect.any(String) });
   return result;
+}
+
+export interface ClubUser {
+  uuid: string;
+  mcid: string;
+  usertoken: string;
+}
+
+/** A registered club account (optionally a club admin) with a fresh token. */
+export async function registerClubUser(app: TestApp, gameServerKey: string, options: { admin?: boolean; password?: string } = {}): Promise<ClubUser> {
+  const player = newPlayer();
+  const userkey = await app.issueUserKey(gameServerKey, player.uuid, player.mcid);
+  const password = options.password ?? 'club-password-1';
+  const registered = await app.post<{ usertoken: string }>('/club/register', { userkey, password, recaptcha: 'pass' });
+  if (registered.status !== 201) {
+    throw new Error(`register failed: ${registered.status} ${registered.text}`);
+  }
+  if (options.admin) {
+    await app.app.get(ClubAccountsService).setGroup(player.uuid, 'admin');
+  }
+  return { ...player, usertoken: registered.body.usertoken };
 }
 
 let counter = 0;
