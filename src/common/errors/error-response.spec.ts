@@ -1,0 +1,34 @@
+import { BadRequestException, HttpException } from '@nestjs/common';
+import { ApiError } from './api-error';
+import { toErrorResponse } from './error-response';
+
+describe(toErrorResponse.name, () => {
+  it('keeps an ApiError as it is', () => {
+    const response = toErrorResponse(ApiError.invalidField('x', 'x is bad'), 'v1');
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ status: false, code: 400, version: 'v1', error: 'invalid_request', message: 'x is bad', details: [{ field: 'x', message: 'x is bad' }] });
+  });
+
+  it('maps HttpException statuses to the contract codes', () => {
+    expect(toErrorResponse(new HttpException('too big', 413), 'v').body.error).toBe('payload_too_large');
+    expect(toErrorResponse(new BadRequestException('bad'), 'v').body.error).toBe('invalid_request');
+  });
+
+  it('hides the message of anything unexpected behind a plain 500', () => {
+    const response = toErrorResponse(new Error('SELECT * FROM secret_table failed at /src/x.ts:10'), 'v');
+    expect(response.status).toBe(500);
+    expect(response.body.message).toBe('An internal error occurred.');
+    expect(JSON.stringify(response.body)).not.toMatch(/SELECT|secret_table|x\.ts/);
+    expect(response.isServerFault).toBe(true);
+  });
+
+  it('answers 503 when the database is unreachable', () => {
+    const error = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' });
+    expect(toErrorResponse(error, 'v').body).toMatchObject({ code: 503, error: 'service_unavailable' });
+  });
+
+  it('turns a Fastify 415 into 400: the contract has no 415', () => {
+    const error = Object.assign(new Error('Unsupported Media Type'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' });
+    expect(toErrorResponse(error, 'v').status).toBe(400);
+  });
+});

@@ -1,0 +1,126 @@
+import { expectError, newPlayer, TestApp } from './support/test-app';
+
+describe('transport and envelope (e2e)', () => {
+  let app: TestApp;
+  let gameServerKey: string;
+
+  beforeAll(async () => {
+    app = await TestApp.start();
+    gameServerKey = await app.createApiKey(['game-server']);
+  });
+
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  it('wraps success in the base response with code equal to the HTTP status', async () => {
+    const result = await app.get('/health');
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({ status: true, code: 200, version: 'test-build' });
+    expect(result.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  it('serves every route under /v1 too', async () => {
+    const result = await app.get('/v1/health/ready');
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ status: true, code: 200, database: 'up' });
+  });
+
+  it('answers an unknown path with a 404 envelope', async () => {
+    expectError(await app.get('/no/such/path'), 404, 'not_found');
+    expectError(await app.get('/v1/no/such/path'), 404, 'not_found');
+  });
+
+  it('answers a known path with the wrong method with 405 and Allow', async () => {
+    const result = expectError(await app.request('DELETE', '/club/logout'), 405, 'method_not_allowed');
+    expect(result.headers.get('allow')).toBe('POST');
+    const both = expectError(await app.request('PUT', '/club/token'), 405, 'method_not_allowed');
+    expect(both.headers.get('allow')).toBe('GET, HEAD, POST');
+  });
+
+  it('rejects a body that cannot be parsed with 400', async () => {
+    expectError(await app.request('POST', '/club/register', { raw: '{"userkey": ', contentType: 'application/json' }), 400, 'invalid_request');
+  });
+
+  it('rejects bodies over 64 KiB with 413 and writes nothing', async () => {
+    const result = await app.request('POST', '/club/register', {
+      raw: JSON.stringify({ userkey: 'x', password: 'p'.repeat(70 * 1024), recaptcha: 'pass' }),
+      contentType: 'application/json',
+    });
+    expectError(result, 413, 'payload_too_large');
+  });
+
+  it('accepts up to 1 MiB on /game-server routes', async () => {
+    const player = newPlayer();
+    const result = await app.request('POST', '/game-server/userkeys', {
+      raw: JSON.stringify({ ...player, padding: 'x'.repeat(200 * 1024) }),
+      contentType: 'application/json',
+      headers: { 'x-api-key': gameServerKey },
+    });
+    expect(result.status).toBe(201);
+  });
+
+  it('rejects a parameter given twice or in bracket form with 400', async () => {
+    const twice = expectError(await app.get('/club/token?username=a&username=b&password=x&recaptcha=pass'), 400, 'invalid_request');
+    expect(twice.body.details).toEqual([{ field: 'username', message: expect.any(String) }]);
+    expectError(await app.get('/club/token?username[]=a&password=x&recaptcha=pass'), 400, 'invalid_request');
+  });
+
+  describe('body formats of the club site', () => {
+    async function registerWith(raw: string, contentType: string | null): Promise<number> {
+      return (await app.request('POST', '/club/register', { raw, contentType })).status;
+    }
+
+    it('accepts JSON, a form body, JSON sent as a form, and JSON with no content type', async () => {
+      const cases: Array<[string, (key: string) => string, string | null]> = [
+        ['json', (key) => JSON.stringify({ userkey: key, password: 'long-password', recaptcha: 'pass' }), 'application/json'],
+        ['form', (key) => new URLSearchParams({ userkey: key, password: 'long-password', recaptcha: 'pass' }).toString(), 'application/x-www-form-urlencoded'],
+        ['json-as-form', (key) => JSON.stringify({ userkey: key, password: 'long-password', recaptcha: 'pass' }), 'application/x-www-form-urlencoded; charset=UTF-8'],
+        ['json-no-type', (key) => JSON.stringify({ userkey: key, password: 'long-password', recaptcha: 'pass' }), null],
+      ];
+      for (const [label, body, contentType] of cases) {
+        const player = newPlayer();
+        const key = await app.issueUserKey(gameServerKey, player.uuid, player.mcid);
+        expect({ label, status: await registerWith(body(key), contentType) }).toEqual({ label, status: 201 });
+      }
+    });
+
+    it('lets the body win over the query string for POST', async () => {
+      const player = newPlayer();
+      const key = await app.issueUserKey(gameServerKey, player.uuid, player.mcid);
+      const result = await app.request('POST', `/club/register?userkey=WRONGWRONG&password=short`, {
+        body: { userkey: key, password: 'long-password', recaptcha: 'pass' },
+      });
+      expect(result.status).toBe(201);
+    });
+
+    it('reads POST parameters from the query string when the body lacks them', async () => {
+      const player = newPlayer();
+      const key = await app.issueUserKey(gameServerKey, player.uuid, player.mcid);
+      const result = await app.request('POST', `/club/register?recaptcha=pass`, { body: { userkey: key, password: 'long-password' } });
+      expect(result.status).toBe(201);
+    });
+  });
+
+  it('reports validation errors with one detail per offending parameter', async () => {
+    const result = expectError(await app.post('/club/register', { userkey: 'abc', password: 'short', recaptcha: 5 }), 400, 'invalid_request');
+    const fields = (result.body.details as Array<{ field: string }>).map((detail) => detail.field).sort();
+    expect(fields).toEqual(['password', 'recaptcha']);
+  });
+
+  it('echoes a request id header', async () => {
+    const result = await app.request('GET', '/health', { headers: { 'x-request-id': 'abc-123' } });
+    expect(result.headers.get('x-request-id')).toBe('abc-123');
+  });
+
+  it('publishes the OpenAPI document covering the club endpoints', async () => {
+    const result = await app.get<{ paths: Record<string, unknown> }>('/docs/openapi.json');
+    expect(result.status).toBe(200);
+    expect(Object.keys(result.body.paths)).toEqual(
+      expect.arrayContaining(['/club/@me', '/club/token', '/club/register', '/club/nickname', '/club/logout', '/game-server/userkeys', '/health', '/health/ready']),
+    );
+    const docs = await fetch(`${app.baseUrl}/docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('swagger');
+  });
+});
