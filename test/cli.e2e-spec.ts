@@ -1,0 +1,73 @@
+import { runCli } from './support/run-cli';
+import { expectError, newPlayer, registerClubUser, TestApp } from './support/test-app';
+
+/** The command line against the same database as a running server. */
+describe('command line (e2e)', () => {
+  let app: TestApp;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    app = await TestApp.start();
+    env = { DATABASE_URL: app.database.url };
+  });
+
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  function parseOneJson(stdout: string): Record<string, unknown> {
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    return JSON.parse(lines[0]!) as Record<string, unknown>;
+  }
+
+  it('creates, lists and revokes API keys while the server runs', async () => {
+    const created = await runCli(['apikey:create', '--name', 'ops-team', '--scope', 'operator', '--scope', 'game-server', '--json'], env);
+    expect(created.code).toBe(0);
+    const output = parseOneJson(created.stdout);
+    expect(output).toEqual({ name: 'ops-team', key: expect.stringMatching(/^csk_[A-Za-z0-9]{40}$/), scopes: ['operator', 'game-server'] });
+
+    const before = parseOneJson((await runCli(['apikey:list', '--json'], env)).stdout);
+    expect(before.keys).toEqual([{ name: 'ops-team', scopes: ['operator', 'game-server'], createdAt: expect.any(String), lastUsedAt: null }]);
+    expect(JSON.stringify(before)).not.toContain(output.key as string);
+
+    const player = newPlayer();
+    const issued = await app.post('/game-server/userkeys', player, { headers: { 'x-api-key': output.key as string } });
+    expect(issued.status).toBe(201);
+    const after = parseOneJson((await runCli(['apikey:list', '--json'], env)).stdout);
+    const [listed] = after.keys as Array<{ lastUsedAt: string | null }>;
+    expect(listed?.lastUsedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+
+    const revoked = await runCli(['apikey:revoke', '--name', 'ops-team', '--json'], env);
+    expect(parseOneJson(revoked.stdout)).toEqual({ name: 'ops-team', revoked: true });
+    expectError(await app.post('/game-server/userkeys', player, { headers: { 'x-api-key': output.key as string } }), 401, 'unauthorized');
+  });
+
+  it('refuses a duplicate key name and an unknown scope with exit code 1', async () => {
+    expect((await runCli(['apikey:create', '--name', 'dup', '--scope', 'operator', '--json'], env)).code).toBe(0);
+    const duplicate = await runCli(['apikey:create', '--name', 'dup', '--scope', 'operator', '--json'], env);
+    expect(duplicate.code).toBe(1);
+    expect(parseOneJson(duplicate.stdout)).toEqual({ error: expect.stringMatching(/already exists/) });
+    const badScope = await runCli(['apikey:create', '--name', 'x', '--scope', 'root'], env);
+    expect(badScope.code).toBe(1);
+    expect(badScope.stderr).toMatch(/root/);
+  });
+
+  it('sets the club group of an account', async () => {
+    const gameServerKey = await app.createApiKey(['game-server']);
+    const user = await registerClubUser(app, gameServerKey);
+    const result = await runCli(['club:set-group', '--player', user.mcid, '--group', 'admin', '--json'], env);
+    expect(result.code).toBe(0);
+    expect(parseOneJson(result.stdout)).toEqual({ player: user.mcid, group: 'admin' });
+    const me = await app.get<{ data: { clubgroup: string } }>('/club/@me', { query: { usertoken: user.usertoken } });
+    expect(me.body.data.clubgroup).toBe('admin');
+    const unknown = await runCli(['club:set-group', '--player', 'nobody_at_all', '--group', 'admin'], env);
+    expect(unknown.code).toBe(1);
+  });
+
+  it('names the bad variable when the configuration is invalid', async () => {
+    const result = await runCli(['apikey:list'], { ...env, CITY_BLOCK_LIMIT: 'lots' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/CITY_BLOCK_LIMIT/);
+  });
+});
