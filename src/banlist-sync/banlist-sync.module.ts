@@ -1,4 +1,26 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { BanlistBan } from './banlist-ban.entity';
+import { BanlistClient } from './banlist-client';
+import { BanlistLookupService } from './banlist-lookup.service';
+import { BanlistPlayer } from './banlist-player.entity';
+import { BanlistStore } from './banlist-store.service';
+import { BanlistSyncRun } from './banlist-sync-run.entity';
+import { BanlistSyncStatusService } from './banlist-sync-status.service';
+import { banlistSyncJobProvider } from './banlist-sync.job';
+import { BanlistSyncService } from './banlist-sync.service';
+import { BanlistController } from './banlist.controller';
+import { SyncLease } from './sync-lease.entity';
+import { SyncLeaseService } from './sync-lease.service';
 
-@Module({})
+/**
+ * The ban-list mirror (contract section 11). The HTTP server and the CLI both import it; the
+ * scheduled job exists only where ScheduleModule is loaded and BANLIST_SOURCE_URL is set.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([BanlistPlayer, BanlistBan, BanlistSyncRun, SyncLease])],
+  controllers: [BanlistController],
+  providers: [BanlistClient, BanlistStore, SyncLeaseService, BanlistSyncService, BanlistSyncStatusService, BanlistLookupService, banlistSyncJobProvider],
+  exports: [BanlistSyncService, BanlistSyncStatusService],
+})
 export class BanlistSyncModule {}

@@ -7,6 +7,7 @@ import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
 import { CliError, CliOutput } from './cli-output';
 import { CliModule } from './cli.module';
 import { registerApiKeyCommands } from './commands/api-key.commands';
+import { registerBanlistCommands } from './commands/banlist.commands';
 import { registerClubCommands } from './commands/club.commands';
 
 /**
@@ -37,6 +38,7 @@ async function main(argv: string[]): Promise<number> {
   };
 
   registerApiKeyCommands(program, run);
+  registerBanlistCommands(program, run);
   registerClubCommands(program, run);
   program
     .command('migration:run')

@@ -1,0 +1,129 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { backoffMs, parseUpstreamPlayer, retryAfterMs, UpstreamPlayer } from './upstream-player';
+
+/** What one player's fetch came to. */
+export type FetchOutcome =
+  | { kind: 'found'; player: UpstreamPlayer }
+  | { kind: 'absent' }
+  | { kind: 'failed'; reason: string };
+
+type Attempt = FetchOutcome | { kind: 'transient'; reason: string } | { kind: 'rate-limited'; waitMs: number };
+
+/** Retries after a 5xx, a timeout or a network error (so up to 3 requests). */
+const TRANSIENT_RETRIES = 2;
+const BACKOFF_BASE_MS = 400;
+const MAX_RETRY_AFTER_MS = 60_000;
+const DEFAULT_RETRY_AFTER_MS = 5_000;
+const MAX_BODY_CHARS = 5_000_000;
+
+/**
+ * Shared by the fetches of one run: a 429 pauses every worker until `Retry-After` has passed,
+ * and aborting the signal (shutdown) ends every wait and request at once.
+ */
+export class FetchContext {
+  private resumeAt = 0;
+
+  constructor(readonly signal: AbortSignal = new AbortController().signal) {}
+
+  pauseFor(ms: number): void {
+    this.resumeAt = Math.max(this.resumeAt, Date.now() + ms);
+  }
+
+  async ready(): Promise<void> {
+    for (let wait = this.resumeAt - Date.now(); wait > 0; wait = this.resumeAt - Date.now()) {
+      await delay(wait, undefined, { signal: this.signal });
+    }
+  }
+
+  sleep(ms: number): Promise<void> {
+    return delay(ms, undefined, { signal: this.signal });
+  }
+}
+
+/** The upstream ban-list service: `GET {BANLIST_SOURCE_URL}/player/{uuid}`. */
+@Injectable()
+export class BanlistClient {
+  constructor(private readonly config: AppConfig) {}
+
+  get configured(): boolean {
+    return Boolean(this.config.BANLIST_SOURCE_URL);
+  }
+
+  /**
+   * Never throws for upstream trouble: retries 5xx and timeouts with jittered backoff, honours
+   * one 429 (`Retry-After`, at most 60 s) and reports everything else as a failed fetch.
+   */
+  async fetchPlayer(uuid: string, context: FetchContext): Promise<FetchOutcome> {
+    try {
+      const first = await this.withRetries(uuid, context);
+      if (first.kind !== 'rate-limited') {
+        return first;
+      }
+      context.pauseFor(first.waitMs);
+      const second = await this.withRetries(uuid, context);
+      return second.kind === 'rate-limited' ? { kind: 'failed', reason: 'rate limited twice (429)' } : second;
+    } catch (error) {
+      if (context.signal.aborted) {
+        return { kind: 'failed', reason: 'run cancelled' };
+      }
+      throw error;
+    }
+  }
+
+  private async withRetries(uuid: string, context: FetchContext): Promise<Exclude<Attempt, { kind: 'transient' }>> {
+    for (let attempt = 0; ; attempt += 1) {
+      await context.ready();
+      const result = await this.attempt(uuid, context.signal);
+      if (result.kind !== 'transient') {
+        return result;
+      }
+      if (attempt >= TRANSIENT_RETRIES) {
+        return { kind: 'failed', reason: `${result.reason} (after ${attempt + 1} attempts)` };
+      }
+      await context.sleep(backoffMs(attempt, BACKOFF_BASE_MS));
+    }
+  }
+
+  private async attempt(uuid: string, runSignal: AbortSignal): Promise<Attempt> {
+    const base = (this.config.BANLIST_SOURCE_URL ?? '').replace(/\/+$/, '');
+    const signal = AbortSignal.any([runSignal, AbortSignal.timeout(this.config.BANLIST_TIMEOUT_MS)]);
+    let response: Response;
+    let body: string;
+    try {
+      response = await fetch(`${base}/player/${encodeURIComponent(uuid)}`, { headers: { accept: 'application/json' }, redirect: 'follow', signal });
+      // The timeout covers reading the body too: a server that stalls mid-body is a timeout.
+      body = await response.text();
+    } catch (error) {
+      if (runSignal.aborted) {
+        throw error;
+      }
+      const name = error instanceof Error ? error.name : '';
+      return { kind: 'transient', reason: name === 'TimeoutError' || name === 'AbortError' ? 'timed out' : 'network error' };
+    }
+    if (response.status === 404) {
+      return { kind: 'absent' };
+    }
+    if (response.status === 429) {
+      return { kind: 'rate-limited', waitMs: retryAfterMs(response.headers.get('retry-after'), Date.now(), MAX_RETRY_AFTER_MS, DEFAULT_RETRY_AFTER_MS) };
+    }
+    if (response.status >= 500) {
+      return { kind: 'transient', reason: `upstream answered ${response.status}` };
+    }
+    if (response.status !== 200) {
+      return { kind: 'failed', reason: `upstream answered ${response.status}` };
+    }
+    if (body.length > MAX_BODY_CHARS) {
+      return { kind: 'failed', reason: 'body too large' };
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      return { kind: 'failed', reason: 'body is not JSON' };
+    }
+    const parsed = parseUpstreamPlayer(json, uuid);
+    return parsed.ok ? { kind: 'found', player: parsed.player } : { kind: 'failed', reason: `malformed body: ${parsed.problem}` };
+  }
+}

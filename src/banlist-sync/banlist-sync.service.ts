@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error';
+import { AppConfig } from '../config/app-config';
+import { UnitOfWork } from '../database/unit-of-work';
+import { BanlistClient, FetchContext } from './banlist-client';
+import { BanlistStore } from './banlist-store.service';
+import { BanlistSyncRun, SyncTrigger } from './banlist-sync-run.entity';
+import type { SyncSummary } from './banlist.view';
+import { SyncLeaseService } from './sync-lease.service';
+import { runPool } from './worker-pool';
+
+export const BANLIST_SYNC_LEASE = 'banlist-sync';
+/** Long enough to outlive a 60 s Retry-After wait between two renewals. */
+const LEASE_TTL_MS = 5 * 60_000;
+const LEASE_RENEW_MS = 60_000;
+
+/**
+ * One sync run: refresh every known player from the upstream, one transaction per player,
+ * under a database lease so that only one run happens at a time across instances.
+ */
+@Injectable()
+export class BanlistSyncService implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('BanlistSync');
+  private readonly running = new Set<{ abort: AbortController; done: Promise<unknown> }>();
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly client: BanlistClient,
+    private readonly store: BanlistStore,
+    private readonly leases: SyncLeaseService,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  /** Runs one sync now. 409 while another run holds the lease; 503 when no upstream is configured. */
+  async run(trigger: SyncTrigger): Promise<SyncSummary> {
+    if (!this.client.configured) {
+      throw ApiError.unavailable('The ban-list sync is off: BANLIST_SOURCE_URL is not set.');
+    }
+    const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
+    if (!(await this.leases.acquire(BANLIST_SYNC_LEASE, holder, LEASE_TTL_MS))) {
+      throw ApiError.conflict('A ban-list sync is already in progress.');
+    }
+    const abort = new AbortController();
+    const done = this.runHoldingLease(trigger, holder, abort.signal);
+    const entry = { abort, done };
+    this.running.add(entry);
+    try {
+      return await done;
+    } finally {
+      this.running.delete(entry);
+    }
+  }
+
+  /** What the scheduled job calls: a busy lease means another instance is on it, which is fine. */
+  async runScheduled(): Promise<void> {
+    try {
+      await this.run('schedule');
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'conflict') {
+        this.logger.log('Scheduled ban-list sync skipped: another run is in progress.');
+        return;
+      }
+      this.logger.error({ msg: 'Scheduled ban-list sync failed', err: error });
+    }
+  }
+
+  /** Stops a run in flight when the application closes, so it never writes to a closed database. */
+  async beforeApplicationShutdown(): Promise<void> {
+    const entries = [...this.running];
+    entries.forEach((entry) => entry.abort.abort());
+    await Promise.allSettled(entries.map((entry) => entry.done));
+  }
+
+  private async runHoldingLease(trigger: SyncTrigger, holder: string, signal: AbortSignal): Promise<SyncSummary> {
+    const renewal = setInterval(() => {
+      this.leases.renew(BANLIST_SYNC_LEASE, holder, LEASE_TTL_MS).then(
+        (held) => !held && this.logger.warn('The ban-list sync lease was lost; another run may overlap this one.'),
+        (error: unknown) => this.logger.warn({ msg: 'Could not renew the ban-list sync lease', err: error }),
+      );
+    }, LEASE_RENEW_MS);
+    try {
+      const summary = await this.refreshAll(signal);
+      await this.unitOfWork.transaction((manager) =>
+        manager.insert(BanlistSyncRun, {
+          triggeredBy: trigger,
+          players: summary.players,
+          updated: summary.updated,
+          failed: summary.failed,
+          removedBans: summary.removedBans,
+          startedAt: new Date(summary.startedAt),
+          finishedAt: new Date(summary.finishedAt),
+        }),
+      );
+      this.logger.log({ msg: 'Ban-list sync finished', trigger, ...summary });
+      return summary;
+    } finally {
+      clearInterval(renewal);
+      await this.leases.release(BANLIST_SYNC_LEASE, holder).catch((error: unknown) => {
+        this.logger.warn({ msg: 'Could not release the ban-list sync lease; it expires on its own', err: error });
+      });
+    }
+  }
+
+  private async refreshAll(signal: AbortSignal): Promise<SyncSummary> {
+    const startedAt = new Date();
+    const uuids = await this.store.knownPlayerUuids();
+    const context = new FetchContext(signal);
+    let updated = 0;
+    let failed = 0;
+    let removedBans = 0;
+    await runPool(uuids, this.config.BANLIST_SYNC_CONCURRENCY, async (uuid) => {
+      const outcome = signal.aborted ? { kind: 'failed' as const, reason: 'run cancelled' } : await this.client.fetchPlayer(uuid, context);
+      if (outcome.kind === 'failed') {
+        failed += 1;
+        this.logger.warn({ msg: 'Ban-list fetch failed; previous data kept', uuid, reason: outcome.reason });
+        return;
+      }
+      try {
+        removedBans += await this.store.replace(uuid, outcome.kind === 'found' ? outcome.player : null, new Date());
+        updated += 1;
+      } catch (error) {
+        failed += 1;
+        this.logger.error({ msg: 'Storing ban-list data failed; previous data kept', uuid, err: error });
+      }
+    });
+    return { players: uuids.length, updated, failed, removedBans, startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString() };
+  }
+}

@@ -1,0 +1,116 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { UUID_PATTERN } from '../../common/identifiers';
+import { ToInt } from '../../common/validation/transforms';
+
+export class BanlistUserDto {
+  @ApiProperty({ description: 'Game UUID of the player, with hyphens (a query value wins over the path).', example: '069a79f4-44e9-4726-a5be-fca90e38aaf5' })
+  @IsString({ message: 'uuid is required' })
+  @Matches(UUID_PATTERN, { message: 'uuid must be a game UUID with hyphens' })
+  uuid: string;
+}
+
+export class BanIdDto {
+  @ApiProperty({ description: 'Ban id (positive integer), as the upstream ban-list service numbers bans.', example: 123456 })
+  @ToInt()
+  @IsInt({ message: 'banId must be a positive integer' })
+  @Min(1, { message: 'banId must be a positive integer' })
+  @Max(Number.MAX_SAFE_INTEGER, { message: 'banId must be a positive integer' })
+  banId: number;
+}
+
+export class BanlistUserDoc {
+  @ApiProperty({ example: '069a79f4-44e9-4726-a5be-fca90e38aaf5' })
+  uuid: string;
+
+  @ApiProperty({ description: 'Reputation at the upstream (10 for a player it has no record of).', example: 10 })
+  reputation: number;
+
+  @ApiProperty({ description: 'Number of global bans.', example: 1 })
+  global: number;
+
+  @ApiProperty({ type: [Number], description: 'Ids of the global bans, ascending.', example: [123456] })
+  globalIds: number[];
+
+  @ApiProperty({ description: 'Number of local bans.', example: 0 })
+  local: number;
+
+  @ApiProperty({ type: [Number], description: 'Ids of the local bans, ascending.', example: [] })
+  localIds: number[];
+
+  @ApiProperty({ description: 'When this data was last fetched successfully from the upstream (ISO 8601, UTC).', example: '2026-11-22T03:04:05.000Z' })
+  syncedAt: string;
+}
+
+export class BanDoc {
+  @ApiProperty({ example: 123456 })
+  banId: number;
+
+  @ApiProperty({ example: '069a79f4-44e9-4726-a5be-fca90e38aaf5' })
+  uuid: string;
+
+  @ApiProperty({ nullable: true, type: String, description: "Current game id from our login records, else the upstream's name.", example: 'Notch' })
+  mcid: string | null;
+
+  @ApiProperty({ nullable: true, type: String, description: "Name (else uuid) of who banned, as the upstream reports it." })
+  bannedBy: string | null;
+
+  @ApiProperty({ example: 'griefing' })
+  reason: string;
+
+  @ApiProperty({ nullable: true, type: String, description: 'Address of the server that banned.', example: 'play.example.net' })
+  server: string | null;
+
+  @ApiProperty({ enum: ['global', 'local'] })
+  type: string;
+
+  @ApiProperty({ nullable: true, type: Number, description: 'Reputation lost through this ban, when the upstream says.' })
+  lostRep: number | null;
+
+  @ApiProperty({ example: '2020-05-01T12:00:00.000Z' })
+  bannedAt: string;
+
+  @ApiProperty({ description: 'When a successful fetch last confirmed this ban (ISO 8601, UTC).', example: '2026-11-22T03:04:05.000Z' })
+  syncedAt: string;
+}
+
+export class BanlistUserResponseDoc {
+  @ApiProperty({ type: BanlistUserDoc })
+  data: BanlistUserDoc;
+}
+
+export class BanResponseDoc {
+  @ApiProperty({ type: BanDoc })
+  data: BanDoc;
+}
+
+export class SyncSummaryDoc {
+  @ApiProperty({ description: 'Players refreshed (every known player): updated + failed.', example: 120 })
+  players: number;
+
+  @ApiProperty({ description: 'Players whose fetch succeeded and whose data was stored (unchanged and clean records included).', example: 118 })
+  updated: number;
+
+  @ApiProperty({ description: 'Players whose fetch failed (timeout, 5xx, malformed body, 429 twice); their previous data is kept.', example: 2 })
+  failed: number;
+
+  @ApiProperty({ description: 'Bans lifted upstream and removed here.', example: 1 })
+  removedBans: number;
+
+  @ApiProperty({ example: '2026-11-22T03:00:00.000Z' })
+  startedAt: string;
+
+  @ApiProperty({ example: '2026-11-22T03:01:30.000Z' })
+  finishedAt: string;
+}
+
+export class SyncStatusDoc {
+  @ApiProperty({ type: SyncSummaryDoc, nullable: true, description: 'Summary of the last finished run on any instance; null before the first.' })
+  lastRun: SyncSummaryDoc | null;
+
+  @ApiProperty({ nullable: true, type: String, description: "This instance's next scheduled run; null when the schedule is off." })
+  nextRunAt: string | null;
+
+  @ApiProperty({ description: 'True while a run (on any instance) holds the sync lease.' })
+  inProgress: boolean;
+}
