@@ -75,11 +75,16 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       done(error as Error);
     }
   });
-  fastify.addHook('onSend', async (request, reply) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
+    done(null, payload);
   });
-  fastify.addHook('onResponse', async (request, reply) => {
-    request.log.info({ method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  const logRequests = ['info', 'debug', 'trace'].includes(config.LOG_LEVEL);
+  fastify.addHook('onResponse', (request, reply, done) => {
+    if (logRequests) {
+      request.log.info({ method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    }
+    done();
   });
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes), adapter, { bufferLogs: true, bodyParser: false });

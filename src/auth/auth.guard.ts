@@ -16,8 +16,16 @@ export class AuthGuard implements CanActivate {
     private readonly clubTokens: ClubTokensService,
   ) {}
 
+  /** Route metadata never changes, so it is read once per handler instead of once per request. */
+  private readonly requirements = new WeakMap<object, AuthRequirement | null>();
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const requirement = this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_REQUIREMENT, [context.getHandler(), context.getClass()]);
+    const handler = context.getHandler();
+    let requirement = this.requirements.get(handler);
+    if (requirement === undefined) {
+      requirement = this.reflector.getAllAndOverride<AuthRequirement | undefined>(AUTH_REQUIREMENT, [handler, context.getClass()]) ?? null;
+      this.requirements.set(handler, requirement);
+    }
     if (!requirement) {
       return true;
     }
