@@ -1,0 +1,293 @@
+import { Command } from 'commander';
+import { registerBanlistCommands } from '../src/cli/commands/banlist.commands';
+import { CliOutput } from '../src/cli/cli-output';
+import { Player } from '../src/players/player.entity';
+import { FakeBanlist, upstreamPlayer } from './support/fake-banlist';
+import { expectError, newPlayer, TestApp } from './support/test-app';
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** A player known to the service (has a login record), inserted directly. */
+async function knownPlayer(app: TestApp, options: { loggedIn?: boolean } = {}): Promise<{ uuid: string; mcid: string }> {
+  const player = newPlayer();
+  const at = new Date('2024-01-01T00:00:00.000Z');
+  await app.dataSource.getRepository(Player).insert({
+    uuid: player.uuid,
+    mcid: player.mcid,
+    mcidKey: player.mcid.toLowerCase(),
+    chatid: null,
+    permission: null,
+    firstLogin: options.loggedIn === false ? null : at,
+    lastLogin: options.loggedIn === false ? null : at,
+    createdAt: at,
+  });
+  return player;
+}
+
+describe('ban-list mirror (e2e)', () => {
+  const upstream = new FakeBanlist();
+  let app: TestApp;
+  let operator: { 'x-api-key': string };
+  let gameServer: { 'x-api-key': string };
+
+  beforeAll(async () => {
+    const url = await upstream.start();
+    app = await TestApp.start({ BANLIST_SOURCE_URL: url, BANLIST_TIMEOUT_MS: '300', BANLIST_SYNC_CONCURRENCY: '4' });
+    operator = { 'x-api-key': await app.createApiKey(['operator']) };
+    gameServer = { 'x-api-key': await app.createApiKey(['game-server']) };
+  });
+
+  afterAll(async () => {
+    await app.stop();
+    await upstream.stop();
+  });
+
+  const sync = () => app.post('/users/banlist/sync', undefined, { headers: operator });
+
+  it('asks for an operator key to sync and to read the status', async () => {
+    expectError(await app.post('/users/banlist/sync'), 401, 'unauthorized');
+    expectError(await app.post('/users/banlist/sync', undefined, { headers: gameServer }), 403, 'forbidden');
+    expectError(await app.post('/users/banlist/sync', undefined, { headers: { 'x-api-key': 'not-a-key' } }), 401, 'unauthorized');
+    expectError(await app.get('/users/banlist/sync/status'), 401, 'unauthorized');
+    expectError(await app.get('/users/banlist/sync/status', { headers: gameServer }), 403, 'forbidden');
+  });
+
+  it('validates lookups and answers 404 for what was never synced', async () => {
+    const player = await knownPlayer(app);
+    expectError(await app.get('/users/banlist'), 400, 'invalid_request');
+    expectError(await app.get('/users/banlist', { query: { uuid: 'nope' } }), 400, 'invalid_request');
+    expectError(await app.get('/users/banlist/not-a-uuid'), 400, 'invalid_request');
+    expectError(await app.get('/users/banlist', { query: { uuid: player.uuid } }), 404, 'not_found');
+    expectError(await app.get(`/users/banlist/${player.uuid}`), 404, 'not_found');
+    for (const bad of ['0', '-3', 'abc', '1.5', '99999999999999999999']) {
+      expectError(await app.get(`/users/banlist/ban/${bad}`), 400, 'invalid_request');
+    }
+    expectError(await app.get('/users/banlist/ban/987654321'), 404, 'not_found');
+  });
+
+  describe('a run against an upstream with faults', () => {
+    const players: Record<string, { uuid: string; mcid: string }> = {};
+    let notKnown: { uuid: string; mcid: string };
+    let first: Record<string, unknown>;
+    let second: Record<string, unknown>;
+
+    beforeAll(async () => {
+      for (const name of ['clean', 'banned', 'lifting', 'flaky', 'brokenLater', 'down', 'hang', 'notJson', 'badShape', 'limitedOnce', 'limitedTwice']) {
+        players[name] = await knownPlayer(app);
+      }
+      notKnown = await knownPlayer(app, { loggedIn: false });
+      upstream.script(notKnown.uuid, { status: 200, body: upstreamPlayer(notKnown.uuid, 'Ghost', 1, [{ banId: 1 }]) });
+
+      const p = players;
+      upstream.script(p.clean.uuid, { status: 404 });
+      upstream.script(p.banned.uuid, {
+        status: 200,
+        body: upstreamPlayer(p.banned.uuid, 'UpstreamName', 7.5, [
+          { banId: 9001, type: 'Global', reason: 'x-ray', lostRep: 2.5 },
+          { banId: 9002, type: 'local', server: null, bannedBy: { name: null, uuid: 'abcdefabcdefabcdefabcdefabcdefab' } },
+          { banId: 9003, type: 'local', bannedBy: null },
+        ]),
+      });
+      upstream.script(
+        p.lifting.uuid,
+        { status: 200, body: upstreamPlayer(p.lifting.uuid, 'Lifter', 6, [{ banId: 9101 }, { banId: 9102, type: 'local' }]) },
+        { status: 200, body: upstreamPlayer(p.lifting.uuid, 'Lifter', 8, [{ banId: 9101 }]) },
+      );
+      // First run: one 500 then success (a retry); second run: always 500.
+      upstream.script(
+        p.flaky.uuid,
+        { status: 500 },
+        { status: 200, body: upstreamPlayer(p.flaky.uuid, 'Flaky', 9, [{ banId: 9201 }]) },
+        { status: 500 },
+      );
+      upstream.script(
+        p.brokenLater.uuid,
+        { status: 200, body: upstreamPlayer(p.brokenLater.uuid, 'Broken', 4, [{ banId: 9301 }]) },
+        { status: 200, body: { ...upstreamPlayer(p.brokenLater.uuid, 'Broken', 3, []), reputation: 'three' } },
+      );
+      upstream.script(p.down.uuid, { status: 503 });
+      upstream.script(p.hang.uuid, { hang: true });
+      upstream.script(p.notJson.uuid, { raw: '{"playerId": 1, "bans": [' });
+      upstream.script(p.badShape.uuid, { status: 200, body: upstreamPlayer(players.clean.uuid, 'Impostor', 10, []) });
+      upstream.script(p.limitedOnce.uuid, { status: 429, retryAfter: '1' }, { status: 200, body: upstreamPlayer(p.limitedOnce.uuid, 'Patient', 10, []) });
+      upstream.script(p.limitedTwice.uuid, { status: 429, retryAfter: '1' }, { status: 429, retryAfter: '1' }, { status: 200, body: upstreamPlayer(p.limitedTwice.uuid, 'Late', 10, []) });
+
+      const result = await sync();
+      expect(result.status).toBe(200);
+      first = result.body;
+    });
+
+    it('returns the summary: every known player refreshed, faults counted as failed', () => {
+      expect(first).toEqual({
+        status: true,
+        code: 200,
+        version: 'test-build',
+        players: expect.any(Number),
+        updated: expect.any(Number),
+        failed: 5,
+        removedBans: 0,
+        startedAt: expect.stringMatching(ISO),
+        finishedAt: expect.stringMatching(ISO),
+      });
+      expect(first.players).toBe((first.updated as number) + (first.failed as number));
+      // clean, banned, lifting, flaky, brokenLater, limitedOnce + the lookup test's player (404 = clean).
+      expect(first.updated).toBe(7);
+      expect(Date.parse(first.finishedAt as string)).toBeGreaterThanOrEqual(Date.parse(first.startedAt as string));
+    });
+
+    it('never asks about players without a login record', async () => {
+      const known = await app.dataSource.getRepository(Player).count();
+      expect(first.players).toBe(known - 1);
+      expect(upstream.requestsFor(notKnown.uuid)).toHaveLength(0);
+      expect(upstream.requestsFor(players.clean.uuid)).toHaveLength(1);
+    });
+
+    it('stores a clean record for an upstream 404', async () => {
+      const result = await app.get('/users/banlist', { query: { uuid: players.clean.uuid.toUpperCase() } });
+      expect(result.status).toBe(200);
+      expect(result.body.data).toEqual({
+        uuid: players.clean.uuid,
+        reputation: 10,
+        global: 0,
+        globalIds: [],
+        local: 0,
+        localIds: [],
+        syncedAt: expect.stringMatching(ISO),
+      });
+    });
+
+    it('maps the user data and ban records', async () => {
+      const user = await app.get(`/users/banlist/${players.banned.uuid}`);
+      expect(user.status).toBe(200);
+      expect(user.body.data).toEqual({
+        uuid: players.banned.uuid,
+        reputation: 7.5,
+        global: 1,
+        globalIds: [9001],
+        local: 2,
+        localIds: [9002, 9003],
+        syncedAt: expect.stringMatching(ISO),
+      });
+      const ban = await app.get('/users/banlist/ban/9001');
+      expect(ban.status).toBe(200);
+      expect(ban.body.data).toEqual({
+        banId: 9001,
+        uuid: players.banned.uuid,
+        mcid: players.banned.mcid,
+        bannedBy: 'Moderator',
+        reason: 'x-ray',
+        server: 'play.example.net',
+        type: 'global',
+        lostRep: 2.5,
+        bannedAt: '2020-05-01T12:00:00.000Z',
+        syncedAt: (user.body.data as { syncedAt: string }).syncedAt,
+      });
+      const byUuid = await app.get('/v1/users/banlist/ban/9002');
+      expect(byUuid.body.data).toMatchObject({ bannedBy: 'abcdefabcdefabcdefabcdefabcdefab', server: null, type: 'local', lostRep: null });
+      const nobody = await app.get('/users/banlist/ban/9003');
+      expect(nobody.body.data).toMatchObject({ bannedBy: null, server: 'play.example.net' });
+    });
+
+    it('retries a 5xx and counts timeouts, 5xx, malformed bodies and a second 429 as failed, storing nothing', async () => {
+      expect(upstream.requestsFor(players.flaky.uuid)).toHaveLength(2);
+      expect((await app.get(`/users/banlist/${players.flaky.uuid}`)).status).toBe(200);
+      expect(upstream.requestsFor(players.down.uuid)).toHaveLength(3);
+      expect(upstream.requestsFor(players.hang.uuid)).toHaveLength(3);
+      for (const name of ['down', 'hang', 'notJson', 'badShape', 'limitedTwice']) {
+        expectError(await app.get(`/users/banlist/${players[name].uuid}`), 404, 'not_found');
+      }
+      expect(upstream.requestsFor(players.notJson.uuid)).toHaveLength(1);
+      expect(upstream.requestsFor(players.limitedTwice.uuid)).toHaveLength(2);
+    });
+
+    it('waits Retry-After after a 429 and retries the player once', async () => {
+      const [limited, retried] = upstream.requestsFor(players.limitedOnce.uuid);
+      expect(retried.at - limited.at).toBeGreaterThanOrEqual(950);
+      expect((await app.get(`/users/banlist/${players.limitedOnce.uuid}`)).status).toBe(200);
+    });
+
+    it('reports the last run and the next scheduled one', async () => {
+      const status = await app.get('/users/banlist/sync/status', { headers: operator });
+      expect(status.status).toBe(200);
+      const { status: _s, code: _c, version: _v, ...summary } = first;
+      expect(status.body).toMatchObject({ lastRun: summary, inProgress: false });
+      const next = Date.parse(status.body.nextRunAt as string);
+      expect(next).toBeGreaterThan(Date.now());
+      expect(next - Date.now()).toBeLessThanOrEqual(6 * 3600 * 1000);
+    });
+
+    describe('a second run', () => {
+      let before: Record<string, Record<string, unknown>>;
+
+      beforeAll(async () => {
+        before = {};
+        for (const name of ['flaky', 'brokenLater', 'lifting']) {
+          before[name] = (await app.get(`/users/banlist/${players[name].uuid}`)).body.data as Record<string, unknown>;
+        }
+        const result = await sync();
+        expect(result.status).toBe(200);
+        second = result.body;
+      });
+
+      it('removes lifted bans and counts them', async () => {
+        expect(second.removedBans).toBe(1);
+        const user = await app.get(`/users/banlist/${players.lifting.uuid}`);
+        expect(user.body.data).toMatchObject({ reputation: 8, global: 1, globalIds: [9101], local: 0, localIds: [] });
+        expect(Date.parse((user.body.data as { syncedAt: string }).syncedAt)).toBeGreaterThan(Date.parse(before.lifting.syncedAt as string));
+        expectError(await app.get('/users/banlist/ban/9102'), 404, 'not_found');
+        expect((await app.get('/users/banlist/ban/9101')).status).toBe(200);
+      });
+
+      it('keeps the previous data of a player whose fetch failed (5xx, malformed body)', async () => {
+        // flaky (500 three times), brokenLater (malformed), down, hang, notJson, badShape.
+        expect(second.failed).toBe(6);
+        expect((await app.get(`/users/banlist/${players.flaky.uuid}`)).body.data).toEqual(before.flaky);
+        expect((await app.get(`/users/banlist/${players.brokenLater.uuid}`)).body.data).toEqual(before.brokenLater);
+        expect((await app.get('/users/banlist/ban/9301')).status).toBe(200);
+      });
+
+      it('stores the second run as the last one', async () => {
+        const status = await app.get('/users/banlist/sync/status', { headers: operator });
+        expect((status.body.lastRun as { startedAt: string }).startedAt).toBe(second.startedAt);
+      });
+    });
+  });
+
+  it('answers 409 to a sync requested while one runs', async () => {
+    const slow = await knownPlayer(app);
+    upstream.script(slow.uuid, { status: 200, body: upstreamPlayer(slow.uuid, 'Slow', 10, []), delayMs: 250 });
+    const running = sync();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const statusDuring = await app.get('/users/banlist/sync/status', { headers: operator });
+    expectError(await sync(), 409, 'conflict');
+    expect(statusDuring.body.inProgress).toBe(true);
+    expect((await running).status).toBe(200);
+    expect((await sync()).status).toBe(200);
+  });
+
+  it('runs from the command line and prints one JSON object with --json', async () => {
+    const written: string[] = [];
+    const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const program = new Command('cli').option('--json').exitOverride();
+      registerBanlistCommands(program, (work) => work(app.app, new CliOutput(true)));
+      await program.parseAsync(['node', 'cli', 'banlist:sync', '--json']);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written).toHaveLength(1);
+    const summary = JSON.parse(written[0]!);
+    expect(summary).toEqual({
+      players: expect.any(Number),
+      updated: expect.any(Number),
+      failed: expect.any(Number),
+      removedBans: 0,
+      startedAt: expect.stringMatching(ISO),
+      finishedAt: expect.stringMatching(ISO),
+    });
+    expect(summary.players).toBe(summary.updated + summary.failed);
+  });
+});
