@@ -9,6 +9,7 @@ import { CliModule } from './cli.module';
 import { registerApiKeyCommands } from './commands/api-key.commands';
 import { registerBanlistCommands } from './commands/banlist.commands';
 import { registerClubCommands } from './commands/club.commands';
+import { registerImportCommands } from './commands/import.commands';
 
 /**
  * `npm run --silent cli -- <command> [--json]`: same configuration and database as the server,
@@ -40,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
   registerApiKeyCommands(program, run);
   registerBanlistCommands(program, run);
   registerClubCommands(program, run);
+  registerImportCommands(program, run);
   program
     .command('migration:run')
     .description('Apply pending database migrations (the server also does this at start)')

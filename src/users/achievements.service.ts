@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { ApiError } from '../common/errors/api-error';
+import { utcDate } from '../database/transformers';
+import { UnitOfWork } from '../database/unit-of-work';
+import { executeCountingRows } from '../players/affected-rows';
+import { AchievementUnlock } from './achievement-unlock.entity';
+import { Achievement } from './achievement.entity';
+import { UsersService } from './users.service';
+
+export interface AchievementDefinition {
+  id: number;
+  title: string;
+  description: string;
+  hidden: boolean;
+}
+
+export interface UnlockInput {
+  uuid: string;
+  achievementId: number;
+  unlockedAt: Date;
+}
+
+/** The achievement object of contract 4. */
+export interface AchievementView {
+  id: number;
+  title: string;
+  description: string;
+  hidden: boolean;
+  unlockedAt: string;
+}
+
+@Injectable()
+export class AchievementsService {
+  constructor(
+    @InjectRepository(Achievement) private readonly achievements: Repository<Achievement>,
+    @InjectRepository(AchievementUnlock) private readonly unlocks: Repository<AchievementUnlock>,
+    private readonly users: UsersService,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  /** Creates or replaces definitions by id, all in one transaction. */
+  async define(definitions: readonly AchievementDefinition[]): Promise<number> {
+    const duplicate = definitions.find((definition, index) => definitions.findIndex((other) => other.id === definition.id) !== index);
+    if (duplicate) {
+      throw ApiError.invalidField('achievements', `achievement id ${duplicate.id} is given more than once`);
+    }
+    await this.unitOfWork.transaction(async (manager) => {
+      const repository = manager.getRepository(Achievement);
+      const existing = new Set((await repository.find({ select: { id: true }, where: { id: In(definitions.map((definition) => definition.id)) } })).map((row) => row.id));
+      const now = new Date();
+      const fresh = definitions.filter((definition) => !existing.has(definition.id));
+      if (fresh.length > 0) {
+        await repository.insert(fresh.map((definition) => ({ ...definition, createdAt: now, updatedAt: now })));
+      }
+      for (const definition of definitions.filter((item) => existing.has(item.id))) {
+        await repository.update({ id: definition.id }, { title: definition.title, description: definition.description, hidden: definition.hidden, updatedAt: now });
+      }
+    });
+    return definitions.length;
+  }
+
+  /** Records unlocks atomically: an unknown achievement id rejects the whole batch; repeats are skipped. */
+  async unlock(items: readonly UnlockInput[]): Promise<{ accepted: number; skipped: number }> {
+    const accepted = await this.unitOfWork.transaction(async (manager) => {
+      const ids = [...new Set(items.map((item) => item.achievementId))];
+      const known = new Set((await manager.getRepository(Achievement).find({ select: { id: true }, where: { id: In(ids) } })).map((row) => row.id));
+      const unknown = ids.filter((id) => !known.has(id));
+      if (unknown.length > 0) {
+        throw ApiError.invalidField('unlocks', `unknown achievement id${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}; define them first with PUT /game-server/achievements`);
+      }
+      const now = new Date();
+      return executeCountingRows(
+        manager,
+        manager
+          .createQueryBuilder()
+          .insert()
+          .into(AchievementUnlock)
+          .orIgnore()
+          .values(items.map((item) => ({ playerUuid: item.uuid.toLowerCase(), achievementId: item.achievementId, unlockedAt: item.unlockedAt, createdAt: now }))),
+      );
+    });
+    return { accepted, skipped: items.length - accepted };
+  }
+
+  /** Unlocked achievements of a player that exists for `/users` (404 otherwise), oldest first. */
+  async unlockedBy(uuid: string): Promise<{ data: AchievementView[]; unlocked: number; total: number }> {
+    const player = await this.users.findExisting({ kind: 'uuid', value: uuid.toLowerCase() });
+    const rows = await this.unlocks
+      .createQueryBuilder('unlocked')
+      .innerJoin(Achievement, 'definition', 'definition.id = unlocked.achievement_id')
+      .select([
+        'unlocked.achievement_id AS id',
+        'definition.title AS title',
+        'definition.description AS description',
+        'definition.hidden AS hidden',
+        'unlocked.unlocked_at AS unlockedAt',
+      ])
+      .where('unlocked.player_uuid = :uuid', { uuid: player.uuid })
+      .orderBy('unlocked.unlocked_at', 'ASC')
+      .addOrderBy('unlocked.achievement_id', 'ASC')
+      .getRawMany<{ id: number | string; title: string; description: string; hidden: number | boolean | string; unlockedAt: Date | string }>();
+    const data = rows.map((row) => ({
+      id: Number(row.id),
+      title: row.title,
+      description: row.description,
+      hidden: row.hidden === true || Number(row.hidden) === 1,
+      // Raw rows bypass the entity transformers.
+      unlockedAt: (utcDate.from(row.unlockedAt) as Date).toISOString(),
+    }));
+    return { data, unlocked: data.length, total: await this.achievements.count() };
+  }
+}

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error';
+import { isUniqueViolation } from '../database/database-errors';
+import { UnitOfWork } from '../database/unit-of-work';
+import { Player } from '../players/player.entity';
+
+export interface ChatLinkView {
+  uuid: string;
+  chatid: string | null;
+}
+
+/** Links a player to their chat account (one chat id per player, one player per chat id). */
+@Injectable()
+export class ChatLinksService {
+  constructor(private readonly unitOfWork: UnitOfWork) {}
+
+  async link(uuid: string, chatid: string): Promise<ChatLinkView> {
+    const playerUuid = uuid.toLowerCase();
+    try {
+      return await this.unitOfWork.transaction(async (manager) => {
+        const repository = manager.getRepository(Player);
+        await this.requirePlayer(repository.existsBy({ uuid: playerUuid }), playerUuid);
+        const holder = await repository.findOne({ select: { uuid: true }, where: { chatid } });
+        if (holder && holder.uuid !== playerUuid) {
+          throw conflict(chatid);
+        }
+        await repository.update({ uuid: playerUuid }, { chatid });
+        return { uuid: playerUuid, chatid };
+      });
+    } catch (error) {
+      // Two players linking one chat id at once: the unique index decides, the loser gets 409.
+      if (isUniqueViolation(error)) {
+        throw conflict(chatid);
+      }
+      throw error;
+    }
+  }
+
+  async unlink(uuid: string): Promise<ChatLinkView> {
+    const playerUuid = uuid.toLowerCase();
+    return this.unitOfWork.transaction(async (manager) => {
+      const repository = manager.getRepository(Player);
+      await this.requirePlayer(repository.existsBy({ uuid: playerUuid }), playerUuid);
+      await repository.update({ uuid: playerUuid }, { chatid: null });
+      return { uuid: playerUuid, chatid: null };
+    });
+  }
+
+  private async requirePlayer(exists: Promise<boolean>, uuid: string): Promise<void> {
+    if (!(await exists)) {
+      throw ApiError.notFound(`No player with uuid ${uuid}; send a login or issue a user key first.`);
+    }
+  }
+}
+
+function conflict(chatid: string): ApiError {
+  return ApiError.conflict(`Chat id ${chatid} is linked to another player; unlink it there first.`, [{ field: 'chatid', message: 'chatid belongs to another player' }]);
+}

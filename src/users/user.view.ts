@@ -1,0 +1,22 @@
+import type { Player } from '../players/player.entity';
+
+/** The user object of contract 4. */
+export interface UserView {
+  uuid: string;
+  mcid: string | null;
+  chatid: string | null;
+  permission: string | null;
+  firstLogin: string | null;
+  lastLogin: string | null;
+}
+
+export function toUserView(player: Player, firstLogin: Date | null = player.firstLogin): UserView {
+  return {
+    uuid: player.uuid,
+    mcid: player.mcid,
+    chatid: player.chatid,
+    permission: player.permission,
+    firstLogin: firstLogin ? firstLogin.toISOString() : null,
+    lastLogin: player.lastLogin ? player.lastLogin.toISOString() : null,
+  };
+}

@@ -1,0 +1,91 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiError } from '../common/errors/api-error';
+import { Input } from '../common/http/input.decorator';
+import { UUID_PATTERN } from '../common/identifiers';
+import { ApiEnvelope, ApiErrors, ApiInput } from '../common/openapi/api-docs.decorators';
+import { AchievementsService, AchievementView } from './achievements.service';
+import { AchievementsQueryDto, FindUserDto } from './dto/user-lookup.dto';
+import type { UserView } from './user.view';
+import { UsersService } from './users.service';
+
+class UserResponseDoc {
+  @ApiProperty({
+    description: 'The user: uuid, mcid, chatid (or null), permission (or null), firstLogin, lastLogin. mcid and permission come from the latest login.',
+    example: { uuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5', mcid: 'Notch', chatid: null, permission: 'default', firstLogin: '2018-03-20T01:00:00.000Z', lastLogin: '2026-11-22T03:04:05.000Z' },
+  })
+  data: UserView;
+}
+
+class AchievementsResponseDoc {
+  @ApiProperty({ description: 'Unlocked achievements, oldest first (ties by id).', example: [{ id: 1, title: 'First city', description: '...', hidden: false, unlockedAt: '2026-11-22T03:04:05.000Z' }] })
+  data: AchievementView[];
+
+  @ApiProperty({ description: 'How many the player unlocked.', example: 1 })
+  unlocked: number;
+
+  @ApiProperty({ description: 'How many achievements are defined.', example: 40 })
+  total: number;
+}
+
+const lookupErrors: Array<[number, string]> = [
+  [400, 'No identifier, or one that matches no identifier format.'],
+  [404, 'No such player (or only login records before DATA_CUTOFF).'],
+];
+
+// Fixed routes (`achievements`, and `banlist` in the ban-list feature) win over `:identifier` in the router.
+@ApiTags('users')
+@Controller('users')
+export class UsersController {
+  constructor(
+    private readonly users: UsersService,
+    private readonly achievements: AchievementsService,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Get a user by uuid, chatid or mcid (that priority)' })
+  @ApiInput(FindUserDto, 'query')
+  @ApiEnvelope(200, 'The user.', UserResponseDoc)
+  @ApiErrors(...lookupErrors)
+  async find(@Input() input: FindUserDto): Promise<{ data: UserView }> {
+    return { data: await this.users.find(input) };
+  }
+
+  @Get('achievements')
+  @ApiOperation({ summary: 'Get unlocked achievements (uuid as a query parameter)' })
+  @ApiInput(AchievementsQueryDto, 'query')
+  @ApiEnvelope(200, 'The unlocked achievements.', AchievementsResponseDoc)
+  @ApiErrors(...lookupErrors)
+  achievementsByQuery(@Input() input: AchievementsQueryDto): Promise<AchievementsResponseDoc> {
+    return this.achievements.unlockedBy(requireUuid(input.uuid));
+  }
+
+  @Get('achievements/:uuid')
+  @ApiOperation({ summary: 'Get the unlocked achievements of a player' })
+  @ApiParam({ name: 'uuid', description: 'Game UUID with hyphens (a uuid query parameter wins).' })
+  @ApiEnvelope(200, 'The unlocked achievements.', AchievementsResponseDoc)
+  @ApiErrors(...lookupErrors)
+  achievementsByPath(@Input() input: AchievementsQueryDto): Promise<AchievementsResponseDoc> {
+    return this.achievements.unlockedBy(requireUuid(input.uuid));
+  }
+
+  @Get(':identifier')
+  @ApiOperation({ summary: 'Get a user by uuid, chat id (17-20 digits) or game id in the path', description: 'A uuid, chatid or mcid query parameter wins over the path.' })
+  @ApiParam({ name: 'identifier', description: 'Game UUID, chat id or game id.' })
+  @ApiInput(FindUserDto, 'query')
+  @ApiEnvelope(200, 'The user.', UserResponseDoc)
+  @ApiErrors(...lookupErrors)
+  async findByPath(@Input() input: FindUserDto): Promise<{ data: UserView }> {
+    return { data: await this.users.find(input) };
+  }
+}
+
+function requireUuid(uuid: string | undefined): string {
+  if (uuid === undefined) {
+    throw ApiError.invalidField('uuid', 'uuid is required');
+  }
+  if (!UUID_PATTERN.test(uuid)) {
+    throw ApiError.invalidField('uuid', 'uuid must be a game UUID with hyphens');
+  }
+  return uuid;
+}
