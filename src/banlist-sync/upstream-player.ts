@@ -166,7 +166,7 @@ export function parseUpstreamPlayer(body: unknown, expectedUuid: string): ParseR
 }
 
 /**
- * Seconds to wait after a 429: `Retry-After` as delta-seconds or an HTTP date, capped at
+ * How long to wait after a 429: `Retry-After` as delta-seconds or an IMF-fixdate, capped at
  * `maxMs`; `fallbackMs` when the header is missing or unreadable.
  */
 export function retryAfterMs(header: string | null, now: number, maxMs: number, fallbackMs: number): number {
@@ -174,7 +174,7 @@ export function retryAfterMs(header: string | null, now: number, maxMs: number, 
   let ms: number;
   if (/^\d+$/.test(value)) {
     ms = Number(value) * 1000;
-  } else if (value !== '' && !Number.isNaN(Date.parse(value))) {
+  } else if (/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value) && !Number.isNaN(Date.parse(value))) {
     ms = Date.parse(value) - now;
   } else {
     ms = fallbackMs;

@@ -56,7 +56,7 @@ export class FakeBanlist {
         response.writeHead(400).end();
         return;
       }
-      const uuid = decodeURIComponent(match[1]!).toLowerCase();
+      const uuid = decodeURIComponent(match[1]).toLowerCase();
       this.requests.push({ uuid, at: Date.now() });
       const script = this.scripts.get(uuid) ?? [];
       const reply: FakeReply = (script.length > 1 ? script.shift() : script[0]) ?? { status: 404 };
