@@ -8,7 +8,7 @@ export type NameResult = { ok: true; value: string; key: string } | { ok: false;
 
 const CONTROL = /[\p{Cc}\p{Cf}]/u;
 // Hiragana (with iteration marks and combining sound marks), katakana, ー, ・ and spaces.
-const KANA = /^[\u3041-\u3096\u3099\u309A\u309D-\u309F\u30A1-\u30FA\u30FB\u30FC\u30FD-\u30FF ]+$/;
+const KANA = /^(?:[\u3041-\u3096\u309D-\u309F\u30A1-\u30FF ]|\u3099|\u309A)+$/;
 
 /**
  * The comparison key: NFKC, case-folded, white space collapsed. `toUpperCase().toLowerCase()`

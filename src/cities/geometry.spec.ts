@@ -27,7 +27,7 @@ function scanlineBlocks(corners: Point[]): Set<string> {
   for (let z = box.minZ; z <= box.maxZ; z += 1) {
     for (let x = box.minX; x <= box.maxX; x += 1) {
       const onEdge = corners.some((a, i) => {
-        const b = corners[(i + 1) % n]!;
+        const b = corners[(i + 1) % n];
         return x >= Math.min(a.x, b.x) && x <= Math.max(a.x, b.x) && z >= Math.min(a.z, b.z) && z <= Math.max(a.z, b.z);
       });
       if (onEdge || isInteriorPoint(corners, x, z)) {
@@ -43,8 +43,8 @@ function isInteriorPoint(corners: Point[], x: number, z: number): boolean {
   let inside = false;
   const zz = z + 0.25;
   for (let i = 0; i < corners.length; i += 1) {
-    const a = corners[i]!;
-    const b = corners[(i + 1) % corners.length]!;
+    const a = corners[i];
+    const b = corners[(i + 1) % corners.length];
     if (a.x === b.x && a.x > x && Math.min(a.z, b.z) < zz && zz < Math.max(a.z, b.z)) {
       inside = !inside;
     }
@@ -71,7 +71,7 @@ const histogramPolygon = fc
     // Neighbouring columns must differ in height, else two corners would lie on one straight edge.
     const columns: Array<{ width: number; height: number }> = [];
     widths.forEach((width, index) => {
-      const height = heights[index]!;
+      const height = heights[index];
       const last = columns[columns.length - 1];
       if (last && last.height === height) {
         last.width += width;
@@ -128,7 +128,7 @@ describe('parseCorners', () => {
 
   it.each([
     ['ids starting at 0', rect(0, 0, 5, 5).map((point, index) => ({ id: index, ...point }))],
-    ['ids out of order', [2, 1, 3, 4].map((id, index) => ({ id, ...rect(0, 0, 5, 5)[index]! }))],
+    ['ids out of order', [2, 1, 3, 4].map((id, index) => ({ id, ...rect(0, 0, 5, 5)[index] }))],
     ['a missing id', rect(0, 0, 5, 5).map((point) => ({ x: point.x, z: point.z }))],
     ['a fractional x', [{ id: 1, x: 0.5, z: 0 }, { id: 2, x: 0.5, z: 5 }, { id: 3, x: 5, z: 5 }, { id: 4, x: 5, z: 0 }]],
     ['a decimal string', [{ id: 1, x: '1.0', z: 0 }, { id: 2, x: '1.0', z: 5 }, { id: 3, x: 5, z: 5 }, { id: 4, x: 5, z: 0 }]],

@@ -87,8 +87,8 @@ export function checkShape(corners: Point[]): string | undefined {
   }
   let previousAxis: 'x' | 'z' | undefined;
   for (let i = 0; i < n; i += 1) {
-    const a = corners[i]!;
-    const b = corners[(i + 1) % n]!;
+    const a = corners[i];
+    const b = corners[(i + 1) % n];
     const axis = edgeAxis(a, b);
     if (!axis) {
       return `corners ${i + 1} and ${((i + 1) % n) + 1} must differ in exactly one of x and z`;
@@ -98,7 +98,7 @@ export function checkShape(corners: Point[]): string | undefined {
     }
     previousAxis = axis;
   }
-  if (edgeAxis(corners[n - 1]!, corners[0]!) === edgeAxis(corners[0]!, corners[1]!)) {
+  if (edgeAxis(corners[n - 1], corners[0]) === edgeAxis(corners[0], corners[1])) {
     return 'edges must alternate between x and z; the closing edge continues in the same direction as the first';
   }
   for (let i = 0; i < n; i += 1) {
@@ -106,7 +106,7 @@ export function checkShape(corners: Point[]): string | undefined {
       if (i === 0 && j === n - 1) {
         continue; // neighbours through the closing edge
       }
-      if (segmentsTouch(corners[i]!, corners[(i + 1) % n]!, corners[j]!, corners[(j + 1) % n]!)) {
+      if (segmentsTouch(corners[i], corners[(i + 1) % n], corners[j], corners[(j + 1) % n])) {
         return `the edges from corners ${i + 1} and ${j + 1} cross or touch; the polygon must be simple`;
       }
     }
@@ -136,8 +136,8 @@ function segmentsTouch(a1: Point, a2: Point, b1: Point, b2: Point): boolean {
 function doubleSignedArea(corners: Point[]): number {
   let sum = 0;
   for (let i = 0; i < corners.length; i += 1) {
-    const a = corners[i]!;
-    const b = corners[(i + 1) % corners.length]!;
+    const a = corners[i];
+    const b = corners[(i + 1) % corners.length];
     sum += a.x * b.z - b.x * a.z;
   }
   return sum;
@@ -146,8 +146,8 @@ function doubleSignedArea(corners: Point[]): number {
 function perimeter(corners: Point[]): number {
   let sum = 0;
   for (let i = 0; i < corners.length; i += 1) {
-    const a = corners[i]!;
-    const b = corners[(i + 1) % corners.length]!;
+    const a = corners[i];
+    const b = corners[(i + 1) % corners.length];
     sum += Math.abs(a.x - b.x) + Math.abs(a.z - b.z);
   }
   return sum;
@@ -175,8 +175,8 @@ export function boxesIntersect(a: BoundingBox, b: BoundingBox): boolean {
 export function containsPoint(corners: Point[], point: Point): boolean {
   let inside = false;
   for (let i = 0, j = corners.length - 1; i < corners.length; j = i, i += 1) {
-    const a = corners[i]!;
-    const b = corners[j]!;
+    const a = corners[i];
+    const b = corners[j];
     if (segmentsTouch(a, b, point, point)) {
       return true;
     }
@@ -199,13 +199,13 @@ export function regionsOverlap(a: Point[], b: Point[]): boolean {
     return false;
   }
   for (let i = 0; i < a.length; i += 1) {
-    const a1 = a[i]!;
-    const a2 = a[(i + 1) % a.length]!;
+    const a1 = a[i];
+    const a2 = a[(i + 1) % a.length];
     for (let j = 0; j < b.length; j += 1) {
-      if (segmentsTouch(a1, a2, b[j]!, b[(j + 1) % b.length]!)) {
+      if (segmentsTouch(a1, a2, b[j], b[(j + 1) % b.length])) {
         return true;
       }
     }
   }
-  return containsPoint(b, a[0]!) || containsPoint(a, b[0]!);
+  return containsPoint(b, a[0]) || containsPoint(a, b[0]);
 }

@@ -1,0 +1,51 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { utcDate } from '../database/transformers';
+
+export type AuditAction =
+  | 'create_requested'
+  | 'create_forced'
+  | 'create_approved'
+  | 'create_rejected'
+  | 'region_requested'
+  | 'region_approved'
+  | 'region_rejected'
+  | 'region_forced'
+  | 'update_requested'
+  | 'update_approved'
+  | 'update_rejected'
+  | 'update_forced'
+  | 'deleted';
+
+const nullableJson = {
+  to: (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value)),
+  from: (value: string | null) => (value === null ? null : (JSON.parse(value) as Record<string, unknown>)),
+};
+
+/** One state change of a city or one of its requests: who, what, when, before and after. */
+@Entity('city_audit')
+export class CityAuditEntry {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ name: 'city_id', type: 'integer' })
+  cityId: number;
+
+  @Column({ name: 'request_id', type: 'integer', nullable: true })
+  requestId: number | null;
+
+  /** `player:<uuid>`, `club:<uuid>` or `apikey:<name>`. */
+  @Column({ type: 'varchar', length: 128 })
+  actor: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  action: AuditAction;
+
+  @Column({ name: 'before_state', type: 'text', nullable: true, transformer: nullableJson })
+  before: Record<string, unknown> | null;
+
+  @Column({ name: 'after_state', type: 'text', nullable: true, transformer: nullableJson })
+  after: Record<string, unknown> | null;
+
+  @Column({ type: 'datetime', precision: 3, transformer: utcDate })
+  at: Date;
+}

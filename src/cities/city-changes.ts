@@ -1,0 +1,34 @@
+import { nameKey } from './city-name';
+import type { City } from './city.entity';
+import type { RequestedChanges } from './city-request.entity';
+import { blockCount, boundingBox } from './geometry';
+
+/** Applies a region or update request's changes to the city entity (not yet saved). */
+export function applyChanges(city: City, type: 'region' | 'update', changes: RequestedChanges, now: Date): void {
+  if (type === 'region' && changes.corners) {
+    city.corners = changes.corners;
+    city.blockCount = changes.count ?? blockCount(changes.corners);
+    city.reason = changes.reason ?? null;
+    Object.assign(city, boundingBox(changes.corners));
+  }
+  if (type === 'update') {
+    if (changes.cityName !== undefined) {
+      city.name = changes.cityName;
+      city.nameKey = nameKey(changes.cityName);
+    }
+    if (changes.cityNameKana !== undefined) {
+      city.nameKana = changes.cityNameKana;
+      city.kanaKey = nameKey(changes.cityNameKana);
+    }
+    if (changes.summary !== undefined) {
+      city.summary = changes.summary === '' ? null : changes.summary;
+    }
+    if (changes.origin !== undefined) {
+      city.origin = changes.origin === '' ? null : changes.origin;
+    }
+  }
+  if (changes.remarks !== undefined) {
+    city.remarks = changes.remarks;
+  }
+  city.updatedAt = now;
+}

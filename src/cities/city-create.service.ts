@@ -1,0 +1,162 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { ApiKeysService } from '../api-keys/api-keys.service';
+import { CaptchaService } from '../captcha/captcha.service';
+import { ClubTokensService } from '../club/club-tokens.service';
+import { ApiError } from '../common/errors/api-error';
+import { CLUB_TOKEN_PATTERN, USER_KEY_PATTERN } from '../common/identifiers';
+import { UnitOfWork } from '../database/unit-of-work';
+import { PendingUserKey, UserKeysService } from '../user-keys/user-keys.service';
+import { Actor, CityAuditService } from './city-audit.service';
+import type { RequestCredentials } from './city-credentials';
+import { checkCreateInput, CreateDraft } from './city-input';
+import { City } from './city.entity';
+import { CityRequest, pendingKeyOf, RequestedChanges } from './city-request.entity';
+import { CityRulesService, conflictFromUniqueViolation } from './city-rules.service';
+import { citySnapshot, requestSnapshot } from './city.view';
+import type { CreateCityDto } from './dto/city.dto';
+
+export interface CreateCityResult {
+  requestId: number;
+  cityId: number;
+  requestStatus: 'pending' | 'approved';
+}
+
+/** The player asking: from a single-use user key, or (club site) from a club session. */
+interface Requester {
+  playerUuid: string;
+  actor: Actor;
+  userKey?: PendingUserKey;
+}
+
+@Injectable()
+export class CityCreateService {
+  constructor(
+    private readonly rules: CityRulesService,
+    private readonly audit: CityAuditService,
+    private readonly userKeys: UserKeysService,
+    private readonly clubTokens: ClubTokensService,
+    private readonly apiKeys: ApiKeysService,
+    private readonly captcha: CaptchaService,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  /**
+   * Order matters to users: bad input (400) before credentials (401/403), CAPTCHA next, then the
+   * conflict rules and the writes in one locked transaction that also spends the user key — so a
+   * refused request leaves the key unspent.
+   */
+  async create(input: CreateCityDto, credentials: RequestCredentials, ip: string): Promise<CreateCityResult> {
+    const draft = checkCreateInput(input, this.rules.limits);
+    const requester = await this.requester(credentials.usertoken);
+    const forcedBy = input.force === true ? await this.operator(credentials.apikey) : undefined;
+    await this.captcha.verify(input.recaptcha, ip);
+    try {
+      return await this.unitOfWork.transaction(async (manager) => {
+        await this.unitOfWork.lock(manager, 'cities');
+        await this.rules.assertOwnerBelowLimit(manager, requester.playerUuid);
+        await this.rules.assertNamesFree(manager, draft);
+        await this.rules.assertRegionFree(manager, draft.region.corners, draft.region.box);
+        const now = new Date();
+        const cityId = await this.insertCity(manager, draft, requester.playerUuid, forcedBy ? 'active' : 'pending', now);
+        const request = manager.create(CityRequest, {
+          cityId,
+          type: 'create',
+          status: forcedBy ? 'approved' : 'pending',
+          pendingKey: forcedBy ? null : pendingKeyOf(cityId, 'create'),
+          changes: createChanges(draft),
+          requesterUuid: requester.playerUuid,
+          remarks: draft.remarks,
+          minX: null,
+          maxX: null,
+          minZ: null,
+          maxZ: null,
+          createdAt: now,
+          decidedAt: forcedBy ? now : null,
+          decidedBy: forcedBy ?? null,
+          rejectReason: null,
+        });
+        const requestId = (await manager.insert(CityRequest, request)).identifiers[0]?.id as number;
+        request.id = requestId;
+        const city = await manager.findOneByOrFail(City, { id: cityId });
+        await this.audit.record(manager, {
+          cityId,
+          requestId,
+          actor: forcedBy ?? requester.actor,
+          action: forcedBy ? 'create_forced' : 'create_requested',
+          after: { city: citySnapshot(city), request: requestSnapshot(request) },
+        });
+        if (requester.userKey) {
+          await this.userKeys.spend(manager, requester.userKey);
+        }
+        return { requestId, cityId, requestStatus: forcedBy ? 'approved' : 'pending' };
+      });
+    } catch (error) {
+      throw conflictFromUniqueViolation(error);
+    }
+  }
+
+  private async insertCity(manager: EntityManager, draft: CreateDraft, ownerUuid: string, state: 'pending' | 'active', now: Date): Promise<number> {
+    const { region } = draft;
+    const inserted = await manager.insert(City, {
+      state,
+      ownerUuid,
+      name: draft.name.value,
+      nameKana: draft.kana.value,
+      nameKey: draft.name.key,
+      kanaKey: draft.kana.key,
+      summary: draft.summary,
+      origin: draft.origin,
+      reason: region.reason,
+      remarks: draft.remarks,
+      corners: region.corners,
+      blockCount: region.count,
+      ...region.box,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return inserted.identifiers[0]?.id as number;
+  }
+
+  /** `usertoken` is a user key (10 letters) or a club token (32 alphanumerics), told apart by format. */
+  private async requester(usertoken: string | undefined): Promise<Requester> {
+    if (!usertoken) {
+      throw ApiError.unauthorized('A user key (usertoken) is required; get one with /getuserkey in game.');
+    }
+    if (USER_KEY_PATTERN.test(usertoken)) {
+      const userKey = await this.userKeys.peek(usertoken);
+      return { playerUuid: userKey.playerUuid, actor: `player:${userKey.playerUuid}`, userKey };
+    }
+    if (CLUB_TOKEN_PATTERN.test(usertoken)) {
+      const session = await this.clubTokens.authenticate(usertoken);
+      return { playerUuid: session.playerUuid, actor: `club:${session.playerUuid}` };
+    }
+    throw ApiError.unauthorized('The usertoken is neither a user key nor a club user token.');
+  }
+
+  /** force=true needs an operator key: none or unknown → 401, without the scope → 403. */
+  private async operator(apikey: string | undefined): Promise<Actor> {
+    if (!apikey) {
+      throw ApiError.unauthorized('force=true needs an operator API key (X-API-Key header or apikey parameter).');
+    }
+    const principal = await this.apiKeys.authenticate(apikey);
+    if (!principal) {
+      throw ApiError.unauthorized('The API key is unknown or was revoked.');
+    }
+    if (!principal.scopes.includes('operator')) {
+      throw ApiError.forbidden('The API key lacks the "operator" scope needed for force=true.');
+    }
+    return `apikey:${principal.name}`;
+  }
+}
+
+function createChanges(draft: CreateDraft): RequestedChanges {
+  const optional = { summary: draft.summary, origin: draft.origin, reason: draft.region.reason, remarks: draft.remarks };
+  return {
+    cityName: draft.name.value,
+    cityNameKana: draft.kana.value,
+    corners: draft.region.corners,
+    count: draft.region.count,
+    ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== null)),
+  };
+}
