@@ -11,6 +11,7 @@ import { RouteTable } from './common/http/route-table';
 import { PinoNestLogger } from './common/logging/pino-nest-logger';
 import { REDACTED_PATHS, redactUrl } from './common/logging/redact';
 import { AppConfig } from './config/app-config';
+import { registerHttpHygiene, registerRateLimit } from './security/http-security';
 
 const SMALL_BODY_LIMIT = 64 * 1024;
 const LARGE_BODY_LIMIT = 1024 * 1024;
@@ -61,9 +62,13 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const fastify = adapter.getInstance();
 
   fastify.addHook('onRoute', (route) => {
-    routes.add(route.method, route.url);
+    // The CORS plugin's catch-all preflight route must not make every path a "known path" (405 instead of 404).
+    if (route.url !== '*') {
+      routes.add(route.method, route.url);
+    }
     route.bodyLimit = route.url.startsWith('/game-server') ? LARGE_BODY_LIMIT : SMALL_BODY_LIMIT;
   });
+  await registerHttpHygiene(fastify, config);
   registerBodyParsers(fastify);
   fastify.addHook('onRequest', (request, _reply, done) => {
     try {
@@ -89,6 +94,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes), adapter, { bufferLogs: true, bodyParser: false });
   app.useLogger(new PinoNestLogger(fastify.log));
+  registerRateLimit(app);
 
   const version = app.get(BuildInfo).version;
 

@@ -17,6 +17,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { PlayersModule } from './players/players.module';
+import { SecurityModule } from './security/security.module';
 import { UserKeysModule } from './user-keys/user-keys.module';
 import { UsersModule } from './users/users.module';
 
@@ -28,6 +29,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
+        SecurityModule,
         ScheduleModule.forRoot(),
         PlayersModule,
         ApiKeysModule,

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { CaptchaService } from '../captcha/captcha.service';
@@ -7,6 +7,7 @@ import { UUID_PATTERN } from '../common/identifiers';
 import { isUniqueViolation } from '../database/database-errors';
 import { UnitOfWork } from '../database/unit-of-work';
 import { PlayersService } from '../players/players.service';
+import { BruteForceLimiter } from '../security/brute-force.limiter';
 import { UserKeysService } from '../user-keys/user-keys.service';
 import { ClubAccount, ClubGroup } from './club-account.entity';
 import type { ClubSession } from './club-session';
@@ -27,9 +28,16 @@ export class ClubAccountsService {
     private readonly passwords: PasswordsService,
     private readonly captcha: CaptchaService,
     private readonly unitOfWork: UnitOfWork,
+    // Absent in the CLI, which has no HTTP callers to limit.
+    @Optional() private readonly bruteForce?: BruteForceLimiter,
   ) {}
 
   async register(input: RegisterDto, ip: string): Promise<IssuedToken> {
+    // Failed user keys count per (named player, address) and per address; 429 once over the limit.
+    return this.limited('register', input.username ?? '*', ip, () => this.registerUnlimited(input, ip));
+  }
+
+  private async registerUnlimited(input: RegisterDto, ip: string): Promise<IssuedToken> {
     const key = await this.userKeys.peek(input.userkey ?? input.verificationCode ?? '');
     if (input.username && !(await this.isSamePlayer(input.username, key.playerUuid))) {
       throw ApiError.invalidField('username', "username does not name the user key's player");
@@ -61,16 +69,23 @@ export class ClubAccountsService {
   }
 
   async signIn(input: SignInDto, ip: string): Promise<IssuedToken> {
-    await this.captcha.verify(input.recaptcha, ip);
     const player = UUID_PATTERN.test(input.username) ? await this.players.findByUuid(input.username) : await this.players.findByMcid(input.username);
-    const account = player
-      ? await this.accounts.findOne({ where: { playerUuid: player.uuid }, select: { id: true, passwordHash: true } })
-      : null;
-    const valid = account ? await this.passwords.verify(account.passwordHash, input.password) : await this.passwords.verifyAgainstNothing(input.password);
-    if (!account || !valid) {
-      throw ApiError.unauthorized(WRONG_CREDENTIALS);
-    }
-    return this.unitOfWork.transaction((manager) => this.tokens.issue(manager, account.id));
+    // Keyed by the player, so the game id and the uuid of one account share a counter; unknown names count too.
+    return this.limited('sign-in', player?.uuid ?? input.username, ip, async () => {
+      await this.captcha.verify(input.recaptcha, ip);
+      const account = player
+        ? await this.accounts.findOne({ where: { playerUuid: player.uuid }, select: { id: true, passwordHash: true } })
+        : null;
+      const valid = account ? await this.passwords.verify(account.passwordHash, input.password) : await this.passwords.verifyAgainstNothing(input.password);
+      if (!account || !valid) {
+        throw ApiError.unauthorized(WRONG_CREDENTIALS);
+      }
+      return this.unitOfWork.transaction((manager) => this.tokens.issue(manager, account.id));
+    });
+  }
+
+  private limited<T>(kind: 'sign-in' | 'register', account: string, ip: string, attempt: () => Promise<T>): Promise<T> {
+    return this.bruteForce ? this.bruteForce.guard(kind, account, ip, attempt) : attempt();
   }
 
   async setNickname(session: ClubSession, input: NicknameDto, ip: string): Promise<string> {

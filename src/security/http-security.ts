@@ -1,0 +1,78 @@
+import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
+import type { AppConfig } from '../config/app-config';
+import { RequestRateLimiter } from './request-rate-limiter';
+
+/**
+ * The API answers JSON only: nothing may be loaded, framed or submitted from its responses.
+ * The Swagger UI under /docs gets DOCS_CSP instead (its own scripts, inline styles, data: icons).
+ */
+const HELMET_OPTIONS: FastifyHelmetOptions = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+  },
+  referrerPolicy: { policy: 'no-referrer' },
+  hsts: { maxAge: 31_536_000, includeSubDomains: true },
+};
+
+export const DOCS_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
+  "connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
+
+function isDocs(url: string): boolean {
+  return url === '/docs' || url.startsWith('/docs/') || url.startsWith('/docs?');
+}
+
+/** CORS_ORIGINS: comma-separated origins (`https://club.example.org`); `*` allows any origin. */
+export function parseCorsOrigins(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter((origin) => origin !== '');
+}
+
+function corsOptions(origins: string[]): FastifyCorsOptions {
+  const allowed = new Set(origins);
+  const any = allowed.has('*');
+  return {
+    // An origin outside the list gets no CORS headers at all (and its preflight a 404).
+    origin: (origin, callback) => callback(null, origin !== undefined && (any || allowed.has(origin)) ? origin : false),
+    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'X-API-Key', 'X-Request-Id'],
+    exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+    // Credentials travel as parameters or headers, never cookies.
+    credentials: false,
+    maxAge: 600,
+  };
+}
+
+/**
+ * Security headers and CORS, registered on the bare Fastify instance before Nest adds its
+ * routes, so they cover every response (errors and 404s included).
+ */
+export async function registerHttpHygiene(fastify: FastifyInstance, config: AppConfig): Promise<void> {
+  await fastify.register(fastifyHelmet, HELMET_OPTIONS);
+  fastify.addHook('onSend', async (request, reply) => {
+    if (isDocs(request.url)) {
+      reply.raw.setHeader('content-security-policy', DOCS_CSP);
+    } else if (!reply.hasHeader('cache-control')) {
+      // Responses carry tokens and keys: no shared or browser cache may keep them.
+      void reply.header('cache-control', 'no-store');
+    }
+  });
+  const origins = parseCorsOrigins(config.CORS_ORIGINS);
+  if (origins.length > 0) {
+    await fastify.register(fastifyCors, corsOptions(origins));
+  }
+}
+
+/** The per-address request limit (a no-op hook is not even registered when limits are off). */
+export function registerRateLimit(app: NestFastifyApplication): void {
+  const limiter = app.get(RequestRateLimiter);
+  if (limiter.enabled) {
+    app.getHttpAdapter().getInstance().addHook('onRequest', (request, reply) => limiter.check(request, reply));
+  }
+}
