@@ -1,3 +1,5 @@
+import { BanlistSyncRun } from '../src/banlist-sync/banlist-sync-run.entity';
+import { BanlistSyncJob } from '../src/banlist-sync/banlist-sync.job';
 import { SyncLease } from '../src/banlist-sync/sync-lease.entity';
 import { Player } from '../src/players/player.entity';
 import { FakeBanlist, upstreamPlayer } from './support/fake-banlist';
@@ -72,6 +74,22 @@ describe('ban-list sync across instances (e2e)', () => {
     // Released at the end of the run.
     expect(await first.dataSource.getRepository(SyncLease).findOneBy({ name: 'banlist-sync' })).toEqual({ name: 'banlist-sync', holder: null, expiresAt: null });
   });
+
+  it('runs on schedule through the job, and a tick that finds the lease taken only logs', async () => {
+    const job = first.app.get(BanlistSyncJob);
+    const runs = first.dataSource.getRepository(BanlistSyncRun);
+    await job.runOnSchedule();
+    expect(await runs.countBy({ triggeredBy: 'schedule' })).toBe(1);
+    // Nest's Logger is process-wide: the instance started last receives every instance's lines.
+    const logged = (text: string) => [...first.logLines, ...second.logLines].some((line) => line.includes(text));
+    expect(logged('Ban-list sync finished')).toBe(true);
+
+    await setLease(first, 'other-host:2:alive', new Date(Date.now() + 60_000));
+    await job.runOnSchedule();
+    expect(await runs.countBy({ triggeredBy: 'schedule' })).toBe(1);
+    expect(logged('Scheduled ban-list sync skipped')).toBe(true);
+    await setLease(first, null, null);
+  });
 });
 
 describe('ban-list sync without an upstream (e2e)', () => {
@@ -92,5 +110,6 @@ describe('ban-list sync without an upstream (e2e)', () => {
     expect(status.status).toBe(200);
     expect(status.body).toMatchObject({ lastRun: null, nextRunAt: null, inProgress: false });
     expectError(await app.post('/users/banlist/sync', undefined, { headers: operator }), 503, 'service_unavailable');
+    expect(app.app.get(BanlistSyncJob)).toBeNull();
   });
 });
