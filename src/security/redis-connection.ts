@@ -22,6 +22,8 @@ export class RedisConnection implements OnApplicationShutdown {
       maxRetriesPerRequest: 1,
       connectTimeout: 1000,
       commandTimeout: 500,
+      // A socket that never connected never emits 'close'; don't let its 2 s default timer delay the exit.
+      disconnectTimeout: 200,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
     // Without a listener an unreachable Redis would crash the process; warn at most once a minute.
@@ -35,6 +37,10 @@ export class RedisConnection implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     if (!this.client) {
+      return;
+    }
+    if (this.client.status !== 'ready') {
+      this.client.disconnect();
       return;
     }
     try {

@@ -1,0 +1,89 @@
+import { randomInt } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+import Redis from 'ioredis';
+import { AppConfig } from '../src/config/app-config';
+import { expectError, newPlayer, TestApp } from './support/test-app';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A random client address per run, so parallel runs sharing one Redis never share counters. */
+function randomAddress(): string {
+  return `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('rate limits in Redis (e2e)', () => {
+  let first: TestApp;
+  let second: TestApp;
+  let redis: Redis;
+  const ip = randomAddress();
+
+  beforeAll(async () => {
+    redis = new Redis(REDIS_URL);
+    const env = { RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: 'true', REDIS_URL };
+    first = await TestApp.start(env);
+    second = await TestApp.start({ ...env, RECAPTCHA_VERIFY_URL: first.app.get(AppConfig).RECAPTCHA_VERIFY_URL }, { database: first.database, captcha: first.captcha });
+  });
+
+  afterAll(async () => {
+    const keys = await redis.keys(`rl:*${ip}*`);
+    if (keys.length > 0) {
+      await redis.del(...keys);
+    }
+    await redis.quit();
+    await second?.stop({ keepDatabase: true, keepCaptcha: true });
+    await first?.stop();
+  });
+
+  const signIn = (app: TestApp, username: string, from: string) =>
+    app.post('/club/token', { username, password: 'wrong-password', recaptcha: 'pass' }, { headers: { 'x-forwarded-for': from } });
+
+  it('shares failure counters between instances through Redis', async () => {
+    const ghost = newPlayer().mcid;
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      expectError(await signIn(attempt % 2 === 0 ? first : second, ghost, ip), 401, 'unauthorized');
+    }
+    expect(await redis.get(`rl:fail:acct-ip:sign-in:${ghost.toLowerCase()}:${ip}`)).toBe('10');
+    expect(Number(await redis.get(`rl:fail:ip-day:${ip}`))).toBe(10);
+    expectError(await signIn(first, ghost, ip), 429, 'rate_limited');
+    expectError(await signIn(second, ghost, ip), 429, 'rate_limited');
+  });
+
+  it('counts the per-address request limit in Redis', async () => {
+    const result = await first.get('/health', { headers: { 'x-forwarded-for': ip } });
+    expect(result.headers.get('ratelimit-limit')).toBe('600');
+    const counted = Number(await redis.get(`rl:ip:${ip}`));
+    // Every request of this file from this address so far, through either instance.
+    expect(counted).toBeGreaterThanOrEqual(13);
+    await second.get('/health', { headers: { 'x-forwarded-for': ip } });
+    expect(Number(await redis.get(`rl:ip:${ip}`))).toBe(counted + 1);
+  });
+
+  it('falls back to memory at once when Redis is unreachable, and still limits', async () => {
+    const unreachable = await TestApp.start(
+      { RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: 'true', REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, RECAPTCHA_VERIFY_URL: first.app.get(AppConfig).RECAPTCHA_VERIFY_URL },
+      { database: first.database, captcha: first.captcha },
+    );
+    try {
+      const started = Date.now();
+      const health = await unreachable.get('/health', { headers: { 'x-forwarded-for': ip } });
+      expect(health.status).toBe(200);
+      expect(health.headers.get('ratelimit-remaining')).toBe('599');
+      expect(Date.now() - started).toBeLessThan(1000);
+      const ghost = newPlayer().mcid;
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        expectError(await signIn(unreachable, ghost, ip), 401, 'unauthorized');
+      }
+      expectError(await signIn(unreachable, ghost, ip), 429, 'rate_limited');
+    } finally {
+      await unreachable.stop({ keepDatabase: true, keepCaptcha: true });
+    }
+  });
+});
