@@ -265,6 +265,30 @@ describe('ban-list mirror (e2e)', () => {
     expect((await sync()).status).toBe(200);
   });
 
+  it('refreshes the players that exist for /users once the game server reports their logins', async () => {
+    const fresh = newPlayer();
+    const old = newPlayer();
+    const logins = await app.post(
+      '/game-server/logins',
+      {
+        logins: [
+          { uuid: fresh.uuid, mcid: 'OldName', loggedInAt: '2024-01-01T00:00:00Z' },
+          { uuid: fresh.uuid, mcid: fresh.mcid, loggedInAt: '2024-02-01T00:00:00Z' },
+          // Before DATA_CUTOFF: does not make the player exist.
+          { uuid: old.uuid, mcid: old.mcid, loggedInAt: '2018-01-01T00:00:00Z' },
+        ],
+      },
+      { headers: gameServer },
+    );
+    expect(logins.status).toBe(200);
+    upstream.script(fresh.uuid, { status: 200, body: upstreamPlayer(fresh.uuid, 'UpstreamOnly', 9, [{ banId: 9401 }]) });
+    upstream.script(old.uuid, { status: 200, body: upstreamPlayer(old.uuid, 'Old', 9, [{ banId: 9402 }]) });
+    expect((await sync()).status).toBe(200);
+    expect((await app.get('/users/banlist/ban/9401')).body.data).toMatchObject({ uuid: fresh.uuid, mcid: fresh.mcid });
+    expect(upstream.requestsFor(old.uuid)).toHaveLength(0);
+    expectError(await app.get('/users/banlist/ban/9402'), 404, 'not_found');
+  });
+
   it('runs from the command line and prints one JSON object with --json', async () => {
     const written: string[] = [];
     const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
