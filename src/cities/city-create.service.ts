@@ -6,6 +6,7 @@ import { ClubTokensService } from '../club/club-tokens.service';
 import { ApiError } from '../common/errors/api-error';
 import { CLUB_TOKEN_PATTERN, USER_KEY_PATTERN } from '../common/identifiers';
 import { UnitOfWork } from '../database/unit-of-work';
+import { lockCities } from './city-lock';
 import { PendingUserKey, UserKeysService } from '../user-keys/user-keys.service';
 import { Actor, CityAuditService } from './city-audit.service';
 import type { RequestCredentials } from './city-credentials';
@@ -53,7 +54,7 @@ export class CityCreateService {
     await this.captcha.verify(input.recaptcha, ip);
     try {
       return await this.unitOfWork.transaction(async (manager) => {
-        await this.unitOfWork.lock(manager, 'cities');
+        await lockCities(this.unitOfWork, manager);
         await this.rules.assertOwnerBelowLimit(manager, requester.playerUuid);
         await this.rules.assertNamesFree(manager, draft);
         await this.rules.assertRegionFree(manager, draft.region.corners, draft.region.box);

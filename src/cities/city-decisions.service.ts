@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { UnitOfWork } from '../database/unit-of-work';
+import { lockCities } from './city-lock';
 import { Actor, CityAuditService } from './city-audit.service';
 import { applyChanges } from './city-changes';
 import { City } from './city.entity';
@@ -120,7 +121,7 @@ export class CityDecisionsService {
   private async locked(work: (manager: EntityManager) => Promise<void>): Promise<void> {
     try {
       await this.unitOfWork.transaction(async (manager) => {
-        await this.unitOfWork.lock(manager, 'cities');
+        await lockCities(this.unitOfWork, manager);
         await work(manager);
       });
     } catch (error) {

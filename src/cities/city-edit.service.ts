@@ -4,6 +4,7 @@ import { CaptchaService } from '../captcha/captcha.service';
 import type { ClubSession } from '../club/club-session';
 import { ApiError } from '../common/errors/api-error';
 import { UnitOfWork } from '../database/unit-of-work';
+import { lockCities } from './city-lock';
 import { CityAuditService } from './city-audit.service';
 import { applyChanges } from './city-changes';
 import { checkEditInput, editChanges } from './city-input';
@@ -116,7 +117,7 @@ export class CityEditService {
 
   private locked<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.unitOfWork.transaction(async (manager) => {
-      await this.unitOfWork.lock(manager, 'cities');
+      await lockCities(this.unitOfWork, manager);
       return work(manager);
     });
   }

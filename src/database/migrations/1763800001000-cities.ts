@@ -95,9 +95,13 @@ export class Cities1763800001000 implements MigrationInterface {
         foreignKeys: [new TableForeignKey({ columnNames: ['city_id'], referencedTableName: 'cities', referencedColumnNames: ['id'] })],
       }),
     );
+
+    // The lock row city writes serialise on (see src/cities/city-lock.ts).
+    await queryRunner.query("INSERT INTO app_locks (name) VALUES ('cities')");
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query("DELETE FROM app_locks WHERE name = 'cities'");
     for (const table of ['city_audit', 'city_requests', 'cities']) {
       await queryRunner.dropTable(table);
     }
