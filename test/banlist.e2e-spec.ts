@@ -32,7 +32,7 @@ describe('ban-list mirror (e2e)', () => {
 
   beforeAll(async () => {
     const url = await upstream.start();
-    app = await TestApp.start({ BANLIST_SOURCE_URL: url, BANLIST_TIMEOUT_MS: '300', BANLIST_SYNC_CONCURRENCY: '4' });
+    app = await TestApp.start({ BANLIST_SOURCE_URL: url, BANLIST_TIMEOUT_MS: '1000', BANLIST_SYNC_CONCURRENCY: '4' });
     operator = { 'x-api-key': await app.createApiKey(['operator']) };
     gameServer = { 'x-api-key': await app.createApiKey(['game-server']) };
   });
@@ -106,7 +106,8 @@ describe('ban-list mirror (e2e)', () => {
         { status: 200, body: { ...upstreamPlayer(p.brokenLater.uuid, 'Broken', 3, []), reputation: 'three' } },
       );
       upstream.script(p.down.uuid, { status: 503 });
-      upstream.script(p.hang.uuid, { hang: true });
+      // Three attempts in each of the two runs below hang past the timeout; later runs get a 404.
+      upstream.script(p.hang.uuid, ...Array.from({ length: 6 }, () => ({ hang: true as const })), { status: 404 });
       upstream.script(p.notJson.uuid, { raw: '{"playerId": 1, "bans": [' });
       upstream.script(p.badShape.uuid, { status: 200, body: upstreamPlayer(players.clean.uuid, 'Impostor', 10, []) });
       upstream.script(p.limitedOnce.uuid, { status: 429, retryAfter: '1' }, { status: 200, body: upstreamPlayer(p.limitedOnce.uuid, 'Patient', 10, []) });
