@@ -569,6 +569,28 @@ describe('cities (e2e)', () => {
     });
   });
 
+  it('describes every cities endpoint in the OpenAPI document', async () => {
+    const document = await app.get<{ paths: Record<string, Record<string, unknown>> }>('/docs/openapi.json');
+    expect(document.status).toBe(200);
+    const operations = Object.entries(document.body.paths)
+      .filter(([path]) => path.startsWith('/cities'))
+      .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`))
+      .sort();
+    expect(operations).toEqual(
+      [
+        'GET /cities',
+        'GET /cities/requests',
+        'POST /cities/create',
+        'POST /cities/approval/{type}/{cityId}',
+        'POST /cities/reject/{type}/{requestId}',
+        'PATCH /cities/edit/{cityId}',
+        'GET /cities/{id}/history',
+        'GET /cities/{id}',
+        'DELETE /cities/{cityId}',
+      ].sort(),
+    );
+  });
+
   /** A club account for a player who already has a user-key identity (the city administrator). */
   async function registerClubUserFor(player: { uuid: string; mcid: string }): Promise<ClubUser> {
     const userkey = await app.issueUserKey(gameServerKey, player.uuid, player.mcid);
