@@ -45,3 +45,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const message = error instanceof Error ? error.message : '';
   return /Pool is closed|Connection lost|connect ETIMEDOUT|Can't add new command when connection is in closed state/i.test(message);
 }
+
+/** InnoDB chose this transaction as a deadlock victim and rolled it back (safe to run again). */
+export function isDeadlock(error: unknown): boolean {
+  const inner = driverError(error);
+  return inner?.code === 'ER_LOCK_DEADLOCK' || inner?.errno === 1213;
+}

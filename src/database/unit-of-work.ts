@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Mutex } from 'async-mutex';
 import { DataSource, EntityManager } from 'typeorm';
+import { isDeadlock } from './database-errors';
+
+const DEADLOCK_ATTEMPTS = 4;
 
 /**
  * Runs write transactions the same way on both drivers.
@@ -27,7 +30,18 @@ export class UnitOfWork {
     if (this.sqliteQueue) {
       return this.sqliteQueue.runExclusive(() => this.dataSource.transaction(work));
     }
-    return this.dataSource.transaction(work);
+    // InnoDB may pick any concurrent transaction as a deadlock victim (gap locks on inserts);
+    // the whole transaction was rolled back, so running it again is safe.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.dataSource.transaction(work);
+      } catch (error) {
+        if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) {
+          throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      }
+    }
   }
 
   /**
@@ -38,7 +52,12 @@ export class UnitOfWork {
     if (this.sqliteQueue) {
       return;
     }
-    await manager.query('INSERT IGNORE INTO app_locks (name) VALUES (?)', [name]);
-    await manager.query('SELECT name FROM app_locks WHERE name = ? FOR UPDATE', [name]);
+    // Lock first: an INSERT IGNORE on an existing row takes a shared lock, and two transactions
+    // upgrading it to exclusive deadlock each other. The row is created only the first time.
+    const rows = await manager.query<unknown[]>('SELECT name FROM app_locks WHERE name = ? FOR UPDATE', [name]);
+    if (rows.length === 0) {
+      await manager.query('INSERT IGNORE INTO app_locks (name) VALUES (?)', [name]);
+      await manager.query('SELECT name FROM app_locks WHERE name = ? FOR UPDATE', [name]);
+    }
   }
 }
