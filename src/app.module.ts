@@ -7,7 +7,6 @@ import { BanlistSyncModule } from './banlist-sync/banlist-sync.module';
 import { CaptchaModule } from './captcha/captcha.module';
 import { CitiesModule } from './cities/cities.module';
 import { ClubModule } from './club/club.module';
-import { BuildInfo } from './common/build-info';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { RouteTable } from './common/http/route-table';
@@ -43,13 +42,11 @@ export class AppModule {
         HealthModule,
       ],
       providers: [
-        BuildInfo,
         { provide: RouteTable, useValue: routes },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
-      exports: [BuildInfo],
     };
   }
 }

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
+import { EncodedJson } from '../common/http/encoded-json';
+import { CitiesListCache } from './cities-list.cache';
 import { CityAuditService } from './city-audit.service';
 import { nameKey } from './city-name';
 import { City } from './city.entity';
@@ -21,11 +23,17 @@ export class CitiesQueryService {
     @InjectRepository(City) private readonly cities: Repository<City>,
     @InjectRepository(CityRequest) private readonly requests: Repository<CityRequest>,
     private readonly audit: CityAuditService,
+    private readonly listCache: CitiesListCache,
   ) {}
 
   async list(): Promise<CityView[]> {
     const cities = await this.registered().orderBy('city.id', 'ASC').getMany();
     return cities.map(toCityView);
+  }
+
+  /** The whole `GET /cities` response, from the cache while no city or player changed. */
+  listResponse(): Promise<EncodedJson> {
+    return this.listCache.get(() => this.list());
   }
 
   /** `?id=` and/or `?name=` (exact after NFKC, case-insensitive): one city or 404. */

@@ -1,5 +1,7 @@
-import { Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Get, HttpCode, Patch, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BuildInfo } from '../common/build-info';
+import { ApiExcludeEndpoint, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AuthCaller, type Caller, ClubAuth, OperatorAuth, Session } from '../auth/auth.decorators';
 import type { ClubSession } from '../club/club-session';
 import { ApiError } from '../common/errors/api-error';
@@ -46,6 +48,7 @@ export class CitiesController {
     private readonly creation: CityCreateService,
     private readonly decisions: CityDecisionsService,
     private readonly edits: CityEditService,
+    private readonly build: BuildInfo,
   ) {}
 
   @Get()
@@ -53,11 +56,15 @@ export class CitiesController {
   @ApiInput(FindCitiesDto, 'query')
   @ApiEnvelope(200, 'An array without parameters; one city with id or name.', CityListResponseDoc)
   @ApiErrors([400, 'Invalid id.'], [404, 'No registered city matches id or name.'])
-  async find(@Input() input: FindCitiesDto): Promise<{ data: CityView | CityView[] }> {
+  @ApiResponse({ status: 304, description: 'The list is unchanged since the ETag given in If-None-Match.' })
+  async find(@Input() input: FindCitiesDto, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     if (input.id === undefined && input.name === undefined) {
-      return { data: await this.queries.list() };
+      // The full list is served pre-serialised, with ETag and gzip, hence the raw reply.
+      (await this.queries.listResponse()).send(request, reply);
+      return;
     }
-    return { data: await this.queries.findOne({ id: input.id !== undefined ? Number(input.id) : undefined, name: input.name }) };
+    const data = await this.queries.findOne({ id: input.id !== undefined ? Number(input.id) : undefined, name: input.name });
+    void reply.send({ status: true, code: 200, version: this.build.version, data });
   }
 
   @Get('requests')

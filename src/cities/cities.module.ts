@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { ClubTokensModule } from '../club/club-tokens.module';
 import { UserKeysModule } from '../user-keys/user-keys.module';
+import { CitiesListCache } from './cities-list.cache';
 import { CitiesQueryService } from './cities-query.service';
 import { CitiesController } from './cities.controller';
 import { CityAuditEntry } from './city-audit.entity';
@@ -17,6 +18,6 @@ import { CityRulesService } from './city-rules.service';
 @Module({
   imports: [TypeOrmModule.forFeature([City, CityRequest, CityAuditEntry]), ApiKeysModule, ClubTokensModule, UserKeysModule],
   controllers: [CitiesController],
-  providers: [CitiesQueryService, CityAuditService, CityCreateService, CityDecisionsService, CityEditService, CityRulesService],
+  providers: [CitiesListCache, CitiesQueryService, CityAuditService, CityCreateService, CityDecisionsService, CityEditService, CityRulesService],
 })
 export class CitiesModule {}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import type { Caller } from '../auth/auth.decorators';
+import { DataVersions } from '../database/data-versions';
 import { AuditAction, CityAuditEntry } from './city-audit.entity';
 
 /** Who did something, as the audit trail spells it. */
@@ -28,10 +29,17 @@ export interface AuditRecord {
 
 @Injectable()
 export class CityAuditService {
-  constructor(@InjectRepository(CityAuditEntry) private readonly entries: Repository<CityAuditEntry>) {}
+  constructor(
+    @InjectRepository(CityAuditEntry) private readonly entries: Repository<CityAuditEntry>,
+    private readonly versions: DataVersions,
+  ) {}
 
-  /** Records a state change inside the transaction that makes it. */
+  /**
+   * Records a state change inside the transaction that makes it. Every city write passes here,
+   * so this is also where cached city reads learn that they are out of date.
+   */
   async record(manager: EntityManager, record: AuditRecord): Promise<void> {
+    await this.versions.bump(manager, 'cities');
     const entry = manager.create(CityAuditEntry, {
       cityId: record.cityId,
       requestId: record.requestId ?? null,

@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { BuildInfo } from '../common/build-info';
 import { AppConfig } from './app-config';
 
 /** Makes the validated configuration injectable as `AppConfig` everywhere. */
@@ -6,6 +7,6 @@ import { AppConfig } from './app-config';
 @Module({})
 export class ConfigModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: ConfigModule, providers: [{ provide: AppConfig, useValue: config }], exports: [AppConfig] };
+    return { module: ConfigModule, providers: [{ provide: AppConfig, useValue: config }, BuildInfo], exports: [AppConfig, BuildInfo] };
   }
 }

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
+import { DataVersions } from './data-versions';
 import { UnitOfWork } from './unit-of-work';
 
 @Global()
@@ -16,7 +17,7 @@ import { UnitOfWork } from './unit-of-work';
       }),
     }),
   ],
-  providers: [UnitOfWork],
-  exports: [UnitOfWork],
+  providers: [UnitOfWork, DataVersions],
+  exports: [UnitOfWork, DataVersions],
 })
 export class DatabaseModule {}

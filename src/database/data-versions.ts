@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+
+/** What a cached read can depend on. */
+export type DataTopic = 'cities' | 'players';
+
+/**
+ * Change counters that make read caches safe: writers bump a topic inside their transaction,
+ * readers compare a stamp of the counters (one primary-key query) with the stamp their cached
+ * value was built at. A write is visible to the very next read, on any instance.
+ */
+@Injectable()
+export class DataVersions {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async bump(manager: EntityManager, topic: DataTopic): Promise<void> {
+    await manager.query('UPDATE data_versions SET version = version + 1 WHERE name = ?', [topic]);
+  }
+
+  /** The counters of the topics, as one comparable string. */
+  async stamp(topics: readonly DataTopic[]): Promise<string> {
+    const rows = await this.dataSource.query<Array<{ name: string; version: number | string }>>(
+      `SELECT name, version FROM data_versions WHERE name IN (${topics.map(() => '?').join(',')}) ORDER BY name`,
+      [...topics],
+    );
+    return rows.map((row) => `${row.name}:${row.version}`).join('|');
+  }
+}

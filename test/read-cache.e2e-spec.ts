@@ -1,0 +1,119 @@
+import { gunzipSync } from 'node:zlib';
+import { newPlayer, registerClubUser, TestApp } from './support/test-app';
+
+type CityList = { data: Array<{ id: number; name: string; owner: { uuid: string; mcid: string } }> };
+
+let sequence = 0;
+function cityBody(usertoken: string): Record<string, unknown> {
+  sequence += 1;
+  const x = sequence * 1000;
+  return {
+    usertoken,
+    cityName: `Cached City ${sequence}`,
+    cityNameKana: `きゃっしゅ${'あいうえおかきくけこ'[sequence % 10]}${'あいうえおかきくけこ'[Math.floor(sequence / 10) % 10]}`,
+    summary: 'cache test',
+    origin: 'cache test',
+    corners: [
+      { id: 1, x, z: 0 },
+      { id: 2, x, z: 9 },
+      { id: 3, x: x + 9, z: 9 },
+      { id: 4, x: x + 9, z: 0 },
+    ],
+    count: 100,
+    recaptcha: 'pass',
+    force: true,
+  };
+}
+
+/**
+ * GET /cities is served from a pre-serialised cache: every write must be visible to the next
+ * read, on this instance and on another one sharing the database.
+ */
+describe('GET /cities read cache (e2e)', () => {
+  let app: TestApp;
+  let other: TestApp;
+  let gameServerKey: string;
+  let operatorKey: string;
+
+  beforeAll(async () => {
+    app = await TestApp.start();
+    other = await TestApp.start({}, { database: app.database, captcha: app.captcha });
+    gameServerKey = await app.createApiKey(['game-server']);
+    operatorKey = await app.createApiKey(['operator'], 'ops');
+  });
+
+  afterAll(async () => {
+    await other.stop({ keepDatabase: true, keepCaptcha: true });
+    await app.stop();
+  });
+
+  async function forceCreate(): Promise<number> {
+    const player = newPlayer();
+    const userkey = await app.issueUserKey(gameServerKey, player.uuid, player.mcid);
+    const created = await app.post<{ cityId: number }>('/cities/create', cityBody(userkey), { headers: { 'x-api-key': operatorKey } });
+    expect(created.status).toBe(201);
+    return created.body.cityId;
+  }
+
+  const names = (list: CityList) => list.data.map((city) => city.name);
+
+  it('shows a new city on the next read, here and on another instance', async () => {
+    const before = await app.get<CityList>('/cities');
+    expect(before.status).toBe(200);
+    const id = await forceCreate();
+    const here = await app.get<CityList>('/cities');
+    const there = await other.get<CityList>('/cities');
+    expect(here.body.data.map((city) => city.id)).toContain(id);
+    expect(there.body.data.map((city) => city.id)).toContain(id);
+    expect(here.body).toMatchObject({ status: true, code: 200, version: 'test-build' });
+  });
+
+  it('answers If-None-Match with 304 until the list changes', async () => {
+    await forceCreate();
+    const first = await app.get('/cities');
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^".+"$/);
+    const unchanged = await app.request('GET', '/cities', { headers: { 'if-none-match': etag! } });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.text).toBe('');
+    await forceCreate();
+    const changed = await app.request('GET', '/cities', { headers: { 'if-none-match': etag! } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+  });
+
+  it('gzips the list for clients that accept it', async () => {
+    for (let i = 0; i < 10; i += 1) {
+      await forceCreate();
+    }
+    const response = await fetch(`${app.baseUrl}/cities`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(response.headers.get('vary')).toMatch(/accept-encoding/i);
+    // fetch decompresses transparently; the body is the same JSON.
+    const list = (await response.json()) as CityList;
+    expect(list.data.length).toBeGreaterThanOrEqual(10);
+    const raw = await new Promise<Buffer>((resolve, reject) => {
+      // node:http does not decompress, so this checks the bytes on the wire.
+      void import('node:http').then(({ get }) =>
+        get(`${app.baseUrl}/cities`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve(Buffer.concat(chunks)));
+        }).on('error', reject),
+      );
+    });
+    expect(JSON.parse(gunzipSync(raw).toString('utf8'))).toEqual(list);
+  });
+
+  it('shows an admin edit and a delete on the next read', async () => {
+    const id = await forceCreate();
+    await app.get('/cities');
+    const admin = await registerClubUser(app, gameServerKey, { admin: true });
+    const edited = await app.request('PATCH', `/cities/edit/${id}`, { body: { usertoken: admin.usertoken, recaptcha: 'pass', cityName: `Renamed ${id}` } });
+    expect(edited.status).toBe(200);
+    expect(names((await other.get<CityList>('/cities')).body)).toContain(`Renamed ${id}`);
+    const deleted = await other.request('DELETE', `/cities/${id}`, { headers: { 'x-api-key': operatorKey } });
+    expect(deleted.status).toBe(200);
+    expect((await app.get<CityList>('/cities')).body.data.map((city) => city.id)).not.toContain(id);
+  });
+});
