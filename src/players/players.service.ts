@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import type { PlayerIdentifier } from '../common/identifiers';
 import { isUniqueViolation } from '../database/database-errors';
 import type { PlayerLoginSummary } from '../users/login-batch';
-import { executeCountingRows } from './affected-rows';
+import { datetimeParameter, isMysql as mysqlConnection } from './affected-rows';
 import { Player } from './player.entity';
+
+/** Rows per upsert statement: 7 parameters each stays far below SQLite's and MySQL's placeholder limits. */
+const UPSERT_CHUNK = 500;
 
 /** The shared player registry: who a uuid or a game id refers to. */
 @Injectable()
@@ -79,73 +82,47 @@ export class PlayersService {
   }
 
   /**
-   * Keeps `players` in step with newly stored login records, inside the caller's transaction.
-   * The updates are conditional in SQL (earlier first login, strictly later last login), so
-   * batches that touch one player commute: any order, any concurrency, the same result.
+   * Keeps `players` in step with newly stored login records, inside the caller's transaction:
+   * one multi-row upsert per chunk. The update half is conditional (earlier first login; name,
+   * permission and last login only from a strictly later login), so batches that touch one
+   * player commute: any order, any concurrency, the same result.
    */
   async recordLogins(manager: EntityManager, summaries: readonly PlayerLoginSummary[]): Promise<void> {
-    if (summaries.length === 0) {
-      return;
-    }
-    const repository = manager.getRepository(Player);
-    const known = await repository.find({ select: { uuid: true }, where: { uuid: In(summaries.map((summary) => summary.uuid)) } });
-    const knownUuids = new Set(known.map((player) => player.uuid));
-    const fresh = summaries.filter((summary) => !knownUuids.has(summary.uuid));
-    let toUpdate: readonly PlayerLoginSummary[] = summaries.filter((summary) => knownUuids.has(summary.uuid));
-    if (fresh.length > 0) {
-      const now = new Date();
-      const inserted = await executeCountingRows(
-        manager,
-        repository
-          .createQueryBuilder()
-          .insert()
-          .into(Player)
-          .orIgnore()
-          .values(
-            fresh.map((summary) => ({
-              uuid: summary.uuid,
-              mcid: summary.latest.mcid,
-              mcidKey: summary.latest.mcid.toLowerCase(),
-              chatid: null,
-              permission: summary.latest.permission,
-              firstLogin: summary.firstLogin,
-              lastLogin: summary.latest.loggedInAt,
-              createdAt: now,
-            })),
-          ),
+    const isMysql = mysqlConnection(manager);
+    // MySQL evaluates SET left to right, so last_login comes last: the conditions before it must see the old value.
+    const later = (table: string, incoming: string): string => `${table}.last_login IS NULL OR ${table}.last_login < ${incoming}`;
+    const upsert = isMysql
+      ? `ON DUPLICATE KEY UPDATE
+           first_login = IF(players.first_login IS NULL OR players.first_login > VALUES(first_login), VALUES(first_login), players.first_login),
+           mcid = IF(${later('players', 'VALUES(last_login)')}, VALUES(mcid), players.mcid),
+           mcid_key = IF(${later('players', 'VALUES(last_login)')}, VALUES(mcid_key), players.mcid_key),
+           permission = IF(${later('players', 'VALUES(last_login)')}, VALUES(permission), players.permission),
+           last_login = IF(${later('players', 'VALUES(last_login)')}, VALUES(last_login), players.last_login)`
+      : `ON CONFLICT (uuid) DO UPDATE SET
+           first_login = CASE WHEN players.first_login IS NULL OR players.first_login > excluded.first_login THEN excluded.first_login ELSE players.first_login END,
+           mcid = CASE WHEN ${later('players', 'excluded.last_login')} THEN excluded.mcid ELSE players.mcid END,
+           mcid_key = CASE WHEN ${later('players', 'excluded.last_login')} THEN excluded.mcid_key ELSE players.mcid_key END,
+           permission = CASE WHEN ${later('players', 'excluded.last_login')} THEN excluded.permission ELSE players.permission END,
+           last_login = CASE WHEN ${later('players', 'excluded.last_login')} THEN excluded.last_login ELSE players.last_login END`;
+    const time = (date: Date): Date | string => datetimeParameter(manager, date);
+    const now = new Date();
+    // Sorted, so concurrent batches lock shared rows in one order (no deadlock on MySQL).
+    const sorted = [...summaries].sort((a, b) => (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
+    for (let start = 0; start < sorted.length; start += UPSERT_CHUNK) {
+      const chunk = sorted.slice(start, start + UPSERT_CHUNK);
+      const parameters = chunk.flatMap((summary) => [
+        summary.uuid,
+        summary.latest.mcid,
+        summary.latest.mcid.toLowerCase(),
+        summary.latest.permission,
+        time(summary.firstLogin),
+        time(summary.latest.loggedInAt),
+        time(now),
+      ]);
+      await manager.query(
+        `INSERT INTO players (uuid, mcid, mcid_key, permission, first_login, last_login, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')} ${upsert}`,
+        parameters,
       );
-      if (inserted !== fresh.length) {
-        // Another transaction created some of them meanwhile; the conditional update is safe for all.
-        toUpdate = summaries;
-      }
     }
-    for (const summary of toUpdate) {
-      await this.applyLoginSummary(manager, summary);
-    }
-  }
-
-  private async applyLoginSummary(manager: EntityManager, summary: PlayerLoginSummary): Promise<void> {
-    const later = 'last_login IS NULL OR last_login < :last';
-    await manager
-      .createQueryBuilder()
-      .update(Player)
-      // lastLogin is assigned last: MySQL evaluates SET left to right, and the CASEs above must see the old value.
-      .set({
-        firstLogin: () => 'CASE WHEN first_login IS NULL OR first_login > :first THEN :first ELSE first_login END',
-        mcid: () => `CASE WHEN ${later} THEN :mcid ELSE mcid END`,
-        mcidKey: () => `CASE WHEN ${later} THEN :mcidKey ELSE mcid_key END`,
-        permission: () => `CASE WHEN ${later} THEN :permission ELSE permission END`,
-        lastLogin: () => `CASE WHEN ${later} THEN :last ELSE last_login END`,
-      })
-      .where(`uuid = :uuid AND (first_login IS NULL OR first_login > :first OR ${later})`)
-      .setParameters({
-        uuid: summary.uuid,
-        first: summary.firstLogin,
-        last: summary.latest.loggedInAt,
-        mcid: summary.latest.mcid,
-        mcidKey: summary.latest.mcid.toLowerCase(),
-        permission: summary.latest.permission,
-      })
-      .execute();
   }
 }

@@ -4,7 +4,7 @@ import { In, Repository } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { utcDate } from '../database/transformers';
 import { UnitOfWork } from '../database/unit-of-work';
-import { executeCountingRows } from '../players/affected-rows';
+import { datetimeParameter, executeCountingRows, insertIgnore } from '../players/affected-rows';
 import { AchievementUnlock } from './achievement-unlock.entity';
 import { Achievement } from './achievement.entity';
 import { UsersService } from './users.service';
@@ -73,12 +73,8 @@ export class AchievementsService {
       const now = new Date();
       return executeCountingRows(
         manager,
-        manager
-          .createQueryBuilder()
-          .insert()
-          .into(AchievementUnlock)
-          .orIgnore()
-          .values(items.map((item) => ({ playerUuid: item.uuid.toLowerCase(), achievementId: item.achievementId, unlockedAt: item.unlockedAt, createdAt: now }))),
+        `${insertIgnore(manager)} INTO achievement_unlocks (player_uuid, achievement_id, unlocked_at, created_at) VALUES ${items.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        items.flatMap((item) => [item.uuid.toLowerCase(), item.achievementId, datetimeParameter(manager, item.unlockedAt), datetimeParameter(manager, now)]),
       );
     });
     return { accepted, skipped: items.length - accepted };

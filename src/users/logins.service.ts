@@ -3,10 +3,13 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
-import { executeCountingRows } from '../players/affected-rows';
+import { datetimeParameter, executeCountingRows, insertIgnore } from '../players/affected-rows';
 import { PlayersService } from '../players/players.service';
 import { LoginInput, prepareLoginBatch } from './login-batch';
 import { LoginRecord } from './login-record.entity';
+
+/** Rows per INSERT statement (4 parameters each): within SQLite's placeholder limit at any import batch size. */
+const INSERT_CHUNK = 1000;
 
 export interface IngestResult {
   accepted: number;
@@ -31,18 +34,21 @@ export class LoginsService {
     if (batch.records.length === 0) {
       return { accepted: 0, skipped: items.length, beforeCutoff: batch.beforeCutoff };
     }
+    // Sorted by (player, time): concurrent batches then take row and gap locks in one order on MySQL.
+    const records = [...batch.records].sort((a, b) => (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : a.loggedInAt.getTime() - b.loggedInAt.getTime()));
     const accepted = await this.unitOfWork.transaction(async (manager) => {
       // Players first: login_records.player_uuid references them.
       await this.players.recordLogins(manager, batch.players);
-      return executeCountingRows(
-        manager,
-        manager
-          .createQueryBuilder()
-          .insert()
-          .into(LoginRecord)
-          .orIgnore()
-          .values(batch.records.map((record) => ({ playerUuid: record.uuid, mcid: record.mcid, loggedInAt: record.loggedInAt, permission: record.permission }))),
-      );
+      let inserted = 0;
+      for (let start = 0; start < records.length; start += INSERT_CHUNK) {
+        const chunk = records.slice(start, start + INSERT_CHUNK);
+        inserted += await executeCountingRows(
+          manager,
+          `${insertIgnore(manager)} INTO login_records (player_uuid, mcid, logged_in_at, permission) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
+          chunk.flatMap((record) => [record.uuid, record.mcid, datetimeParameter(manager, record.loggedInAt), record.permission]),
+        );
+      }
+      return inserted;
     });
     return { accepted, skipped: items.length - accepted, beforeCutoff: batch.beforeCutoff };
   }

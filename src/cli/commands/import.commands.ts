@@ -1,10 +1,14 @@
 import { createReadStream, statSync } from 'node:fs';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Command, Option } from 'commander';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { detectFormat, ImportFormat, ImportFormatError, readLoginRows } from '../../users/login-import';
 import { ImportProgress, LoginImportService } from '../../users/login-import.service';
 import { CliError, CliOutput } from '../cli-output';
+
+/** Page cache of the importing SQLite connection, in KiB. */
+const SQLITE_IMPORT_CACHE_KIB = 256 * 1024;
 
 type Run = (work: (context: INestApplicationContext, output: CliOutput) => Promise<void>) => Promise<void>;
 
@@ -14,7 +18,7 @@ export function registerImportCommands(program: Command, run: Run): void {
     .description('Import historical login records from a CSV (uuid,mcid,loggedInAt,permission) or JSON Lines file; DATA_CUTOFF applies')
     .requiredOption('--file <path>', 'the export to read (.csv, .jsonl or .ndjson)')
     .addOption(new Option('--format <format>', 'file format, when the extension does not tell').choices(['csv', 'jsonl']))
-    .option('--batch-size <n>', 'records per transaction (1-10000)', '1000')
+    .option('--batch-size <n>', 'records per transaction (1-10000)', '5000')
     .action((options: { file: string; format?: ImportFormat; batchSize: string }) =>
       run(async (context, output) => {
         const format = options.format ?? detectFormat(options.file);
@@ -30,6 +34,13 @@ export function registerImportCommands(program: Command, run: Run): void {
           size = statSync(options.file).size;
         } catch {
           throw new CliError(`Cannot read ${options.file}.`);
+        }
+        const dataSource = context.get(DataSource);
+        if (dataSource.options.type === 'better-sqlite3') {
+          // Records arrive in time order but the unique index is (player, time): inserts land all over
+          // it. SQLite's default 2 MB page cache then rereads and rewrites pages on every batch; a
+          // larger cache for this one connection keeps a million-row import linear.
+          await dataSource.query(`PRAGMA cache_size = -${SQLITE_IMPORT_CACHE_KIB}`);
         }
         const stream = createReadStream(options.file);
         const progress = new ProgressLine(size, stream);
