@@ -194,6 +194,10 @@ describe('ban-list mirror (e2e)', () => {
       expect((await app.get(`/users/banlist/${players.flaky.uuid}`)).status).toBe(200);
       expect(upstream.requestsFor(players.down.uuid)).toHaveLength(3);
       expect(upstream.requestsFor(players.hang.uuid)).toHaveLength(3);
+      const failures = app.logLines.filter((line) => line.includes('Ban-list fetch failed'));
+      expect(failures.find((line) => line.includes(players.hang.uuid))).toMatch(/timed out/);
+      expect(failures.find((line) => line.includes(players.down.uuid))).toMatch(/answered 503/);
+      expect(failures.find((line) => line.includes(players.notJson.uuid))).toMatch(/not JSON/);
       for (const name of ['down', 'hang', 'notJson', 'badShape', 'limitedTwice']) {
         expectError(await app.get(`/users/banlist/${players[name].uuid}`), 404, 'not_found');
       }

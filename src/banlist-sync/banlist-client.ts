@@ -99,7 +99,8 @@ export class BanlistClient {
       if (runSignal.aborted) {
         throw error;
       }
-      const name = error instanceof Error ? error.name : '';
+      // Not `instanceof Error`: fetch's DOMException may come from another realm (e.g. under Jest).
+      const name = typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : '';
       return { kind: 'transient', reason: name === 'TimeoutError' || name === 'AbortError' ? 'timed out' : 'network error' };
     }
     if (response.status === 404) {

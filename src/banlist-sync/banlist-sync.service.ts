@@ -118,7 +118,10 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
         return;
       }
       try {
-        removedBans += await this.store.replace(uuid, outcome.kind === 'found' ? outcome.player : null, new Date());
+        // Await first, then add: `removedBans += await …` would read the total before the await and
+        // overwrite what other workers added meanwhile.
+        const removed = await this.store.replace(uuid, outcome.kind === 'found' ? outcome.player : null, new Date());
+        removedBans += removed;
         updated += 1;
       } catch (error) {
         failed += 1;

@@ -56,6 +56,9 @@ export class FakeBanlist {
         response.writeHead(400).end();
         return;
       }
+      // No keep-alive: a reused socket that the server closes at the same moment would look like a
+      // network error to the client, which retries and so takes a scripted reply of its own.
+      response.setHeader('connection', 'close');
       const uuid = decodeURIComponent(match[1]).toLowerCase();
       this.requests.push({ uuid, at: Date.now() });
       const script = this.scripts.get(uuid) ?? [];
