@@ -1,6 +1,51 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
 import { ConfigError, loadConfig } from './config/app-config';
+
+/** In-flight requests get this long to finish after SIGTERM before the process gives up (exit 1). */
+const SHUTDOWN_DEADLINE_MS = 25_000;
+
+/**
+ * SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish, then run Nest's
+ * shutdown hooks (scheduled jobs stopped, Redis and the database closed) and exit 0.
+ * Not Nest's enableShutdownHooks(): it re-raises the signal after closing, so the process would
+ * end by signal instead of with status 0.
+ */
+function drainOnSignals(app: NestFastifyApplication): void {
+  const logger = new Logger('Shutdown');
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals): void => {
+    if (closing) {
+      return;
+    }
+    closing = true;
+    logger.log(`${signal} received: draining in-flight requests`);
+    const deadline = setTimeout(() => {
+      logger.error(`In-flight requests did not finish within ${SHUTDOWN_DEADLINE_MS} ms; exiting anyway.`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    // Fastify closes idle keep-alive connections once, when closing starts; a connection whose
+    // request finishes later would otherwise hold the close open until its keep-alive timeout.
+    const server = app.getHttpServer();
+    const sweeper = setInterval(() => server.closeIdleConnections(), 100);
+    sweeper.unref();
+    app.close().then(
+      () => {
+        logger.log('Shutdown complete: HTTP server, scheduled jobs and database closed.');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ msg: 'Shutdown failed', err: error });
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
 
 async function main(): Promise<void> {
   let config;
@@ -14,7 +59,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const app = await createApp(config);
-  app.enableShutdownHooks();
+  drainOnSignals(app);
   await app.listen({ port: config.PORT, host: config.HOST });
 }
 

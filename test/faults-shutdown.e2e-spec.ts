@@ -1,0 +1,152 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ClubAccount } from '../src/club/club-account.entity';
+import { newPlayer, TestApp } from './support/test-app';
+import { createTestDatabase, testDatabaseKind, TestDatabase } from './support/test-database';
+
+const ROOT = join(__dirname, '..');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * A siteverify stand-in: `slow` answers after SLOW_MS (keeping a request in flight), anything
+ * else at once; always success.
+ */
+const SLOW_MS = 1500;
+function startCaptcha(onSlow: () => void): Promise<{ server: Server; url: string }> {
+  const server = createHttpServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      const slow = new URLSearchParams(body).get('response') === 'slow';
+      if (slow) {
+        onSlow();
+      }
+      setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}'), slow ? SLOW_MS : 0);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/siteverify` })));
+}
+
+describe('graceful shutdown of the real server process (e2e)', () => {
+  let buildDir: string;
+  let database: TestDatabase;
+  let gameServerKey: string;
+  let child: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    // The server as it ships: src compiled by swc (what `nest build` does), run with plain node.
+    buildDir = mkdtempSync(join(tmpdir(), 'community-build-'));
+    execFileSync(process.execPath, [require.resolve('@swc/cli/bin/swc.js'), 'src', '-d', buildDir, '--strip-leading-paths', '--config-file', '.swcrc', '--ignore', '**/*.spec.ts'], {
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
+    database = await createTestDatabase();
+    const setup = await TestApp.start({}, { database });
+    gameServerKey = await setup.createApiKey(['game-server']);
+    await setup.stop({ keepDatabase: true });
+  });
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      child.kill('SIGKILL');
+    }
+    rmSync(buildDir, { recursive: true, force: true });
+    await database?.drop();
+  });
+
+  it('drains an in-flight request on SIGTERM, closes the database and exits 0', async () => {
+    let slowArrived: () => void = () => undefined;
+    const inCaptcha = new Promise<void>((resolve) => (slowArrived = resolve));
+    const captcha = await startCaptcha(() => slowArrived());
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const output: string[] = [];
+    child = spawn(process.execPath, [join(buildDir, 'main.js')], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        NODE_PATH: join(ROOT, 'node_modules'),
+        NODE_ENV: 'test',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: database.url,
+        RECAPTCHA_SECRET: 'shutdown-test-secret',
+        RECAPTCHA_VERIFY_URL: captcha.url,
+        RATE_LIMIT_ENABLED: 'false',
+        APP_VERSION: 'shutdown-test',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
+    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child!.once('exit', (code, signal) => resolve({ code, signal })));
+
+    try {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const up = await fetch(`${base}/health`).then((response) => response.ok, () => false);
+        if (up) {
+          break;
+        }
+        if (Date.now() > deadline) {
+          throw new Error(`server did not start: ${output.join('')}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+        fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      const player = newPlayer();
+      const issued = (await (await post('/game-server/userkeys', player, { 'x-api-key': gameServerKey })).json()) as { userkey: string };
+      const registered = (await (await post('/club/register', { userkey: issued.userkey, password: 'shutdown-pass', recaptcha: 'pass' })).json()) as { usertoken: string };
+      expect(registered.usertoken).toMatch(/^[A-Za-z0-9]{32}$/);
+
+      // A write that is still waiting for its CAPTCHA answer when SIGTERM arrives.
+      const inFlight = post('/club/nickname', { nickname: 'Drained', recaptcha: 'slow' }, { authorization: `Bearer ${registered.usertoken}` });
+      await inCaptcha;
+      const signalledAt = Date.now();
+      child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // No new work is taken once draining started.
+      const late = await fetch(`${base}/health`, { headers: { connection: 'close' } }).then((response) => response.status, () => 'refused');
+      expect([503, 'refused']).toContain(late);
+
+      const response = await inFlight;
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ status: true, code: 200, nickname: 'Drained' });
+      const { code, signal } = await exited;
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      expect(Date.now() - signalledAt).toBeLessThan(SLOW_MS + 5000);
+      const log = output.join('');
+      expect(log).toContain('SIGTERM received: draining in-flight requests');
+      expect(log).toContain('Shutdown complete');
+      expect(log).not.toMatch(/"level":50/);
+      if (testDatabaseKind === 'sqlite') {
+        // Closed cleanly: SQLite checkpoints and removes the write-ahead log only on a proper close.
+        expect(existsSync(`${database.url.slice('sqlite:'.length)}-wal`)).toBe(false);
+      }
+    } finally {
+      await new Promise<void>((resolve) => captcha.server.close(() => resolve()));
+    }
+
+    // The drained write is in the database.
+    const check = await TestApp.start({}, { database });
+    try {
+      const account = await check.dataSource.getRepository(ClubAccount).findOneByOrFail({ nickname: 'Drained' });
+      expect(account.nickname).toBe('Drained');
+    } finally {
+      await check.stop({ keepDatabase: true });
+    }
+  });
+});
