@@ -1,5 +1,6 @@
 // Type-aware lint: the rules that catch real bugs in async Nest code.
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -31,7 +32,12 @@ export default tseslint.config(
   },
   {
     files: ['scripts/**/*.js', 'bench/**/*.js'],
-    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' }, sourceType: 'commonjs' },
     ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'commonjs',
+      globals: { ...globals.node },
+    },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-/* global require, process, console, __dirname, fetch */
-/* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS script */
 // Times GET /users lookups by uuid, mcid and chat id against an existing database (e.g. one filled
 // by `import:logins` from scripts/generate-logins.js). Needs a build (`npm run build`).
 //   DATABASE_URL=sqlite:/tmp/bench-users.sqlite node scripts/bench-user-lookups.js [--requests 2000]

@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-/* global require, process */
-/* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS script */
 // Writes a synthetic login export for import and lookup benchmarks (not for tests; never commit the output).
 //   node scripts/generate-logins.js --rows 1000000 --players 50000 --out /tmp/logins-1m.csv [--format csv|jsonl]
 // Rows are in time order from 2018-03-20 on; each names a random player (deterministic seed),

@@ -18,7 +18,7 @@ describe('command line (e2e)', () => {
   function parseOneJson(stdout: string): Record<string, unknown> {
     const lines = stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
-    return JSON.parse(lines[0]!) as Record<string, unknown>;
+    return JSON.parse(lines[0]) as Record<string, unknown>;
   }
 
   it('creates, lists and revokes API keys while the server runs', async () => {

@@ -222,7 +222,7 @@ describe('club accounts (e2e)', () => {
 
   describe('POST /club/nickname', () => {
     const setNickname = (usertoken: string, nickname: unknown) =>
-      app.post<{ nickname: string }>('/club/nickname', { usertoken, nickname, recaptcha: 'pass' });
+      app.post<{ nickname?: string; error?: string }>('/club/nickname', { usertoken, nickname, recaptcha: 'pass' });
 
     it('stores the nickname without surrounding white space, controls and zero-width characters', async () => {
       const user = await registerClubUser(app, gameServerKey);

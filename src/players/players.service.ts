@@ -4,7 +4,7 @@ import { EntityManager, Repository } from 'typeorm';
 import type { PlayerIdentifier } from '../common/identifiers';
 import { isUniqueViolation } from '../database/database-errors';
 import type { PlayerLoginSummary } from '../users/login-batch';
-import { datetimeParameter, isMysql as mysqlConnection } from './affected-rows';
+import { datetimeParameter, isMysql as mysqlConnection } from '../database/affected-rows';
 import { Player } from './player.entity';
 
 /** Rows per upsert statement: 7 parameters each stays far below SQLite's and MySQL's placeholder limits. */

@@ -4,7 +4,7 @@ import { In, Repository } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { utcDate } from '../database/transformers';
 import { UnitOfWork } from '../database/unit-of-work';
-import { datetimeParameter, executeCountingRows, insertIgnore } from '../players/affected-rows';
+import { datetimeParameter, executeCountingRows, insertIgnore } from '../database/affected-rows';
 import { AchievementUnlock } from './achievement-unlock.entity';
 import { Achievement } from './achievement.entity';
 import { UsersService } from './users.service';

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
-import { datetimeParameter, executeCountingRows, insertIgnore } from '../players/affected-rows';
+import { datetimeParameter, executeCountingRows, insertIgnore } from '../database/affected-rows';
 import { PlayersService } from '../players/players.service';
 import { LoginInput, prepareLoginBatch } from './login-batch';
 import { LoginRecord } from './login-record.entity';
