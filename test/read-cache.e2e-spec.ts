@@ -117,3 +117,35 @@ describe('GET /cities read cache (e2e)', () => {
     expect((await app.get<CityList>('/cities')).body.data.map((city) => city.id)).not.toContain(id);
   });
 });
+
+describe('GET /cities read cache and player changes (e2e)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await TestApp.start();
+  });
+
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  it("shows the owner's new game id and chat id on the next read", async () => {
+    const gameServerKey = await app.createApiKey(['game-server']);
+    const operatorKey = await app.createApiKey(['operator'], 'ops');
+    const player = newPlayer();
+    const userkey = await app.issueUserKey(gameServerKey, player.uuid, player.mcid);
+    const created = await app.post<{ cityId: number }>('/cities/create', cityBody(userkey), { headers: { 'x-api-key': operatorKey } });
+    expect(created.status).toBe(201);
+    const ownerOf = async () => (await app.get<{ data: Array<{ id: number; owner: { mcid: string; chatid: string | null } }> }>('/cities')).body.data.find((city) => city.id === created.body.cityId)?.owner;
+    expect((await ownerOf())?.mcid).toBe(player.mcid);
+
+    const renamed = `${player.mcid.slice(0, 10)}_new`;
+    const login = await app.post('/game-server/logins', { logins: [{ uuid: player.uuid, mcid: renamed, loggedInAt: new Date().toISOString() }] }, { headers: { 'x-api-key': gameServerKey } });
+    expect(login.status).toBe(200);
+    expect((await ownerOf())?.mcid).toBe(renamed);
+
+    const linked = await app.request('PUT', `/game-server/chat-links/${player.uuid}`, { body: { chatid: '123456789012345678' }, headers: { 'x-api-key': gameServerKey } });
+    expect(linked.status).toBe(200);
+    expect((await ownerOf())?.chatid).toBe('123456789012345678');
+  });
+});

@@ -5,6 +5,7 @@ import type { PlayerIdentifier } from '../common/identifiers';
 import { isUniqueViolation } from '../database/database-errors';
 import type { PlayerLoginSummary } from '../users/login-batch';
 import { datetimeParameter, isMysql as mysqlConnection } from '../database/affected-rows';
+import { DataVersions } from '../database/data-versions';
 import { Player } from './player.entity';
 
 /** Rows per upsert statement: 7 parameters each stays far below SQLite's and MySQL's placeholder limits. */
@@ -13,7 +14,10 @@ const UPSERT_CHUNK = 500;
 /** The shared player registry: who a uuid or a game id refers to. */
 @Injectable()
 export class PlayersService {
-  constructor(@InjectRepository(Player) private readonly players: Repository<Player>) {}
+  constructor(
+    @InjectRepository(Player) private readonly players: Repository<Player>,
+    private readonly versions: DataVersions,
+  ) {}
 
   findByUuid(uuid: string): Promise<Player | null> {
     return this.players.findOneBy({ uuid: uuid.toLowerCase() });
@@ -39,6 +43,7 @@ export class PlayersService {
       // A player without login records has no better source for the name than the game server now.
       if (!existing.firstLogin && existing.mcid !== mcid) {
         await repository.update({ uuid: key }, { mcid, mcidKey: mcid.toLowerCase() });
+        await this.versions.bump(repository.manager, 'players');
       }
       return;
     }
@@ -123,6 +128,10 @@ export class PlayersService {
         `INSERT INTO players (uuid, mcid, mcid_key, permission, first_login, last_login, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')} ${upsert}`,
         parameters,
       );
+    }
+    // Names shown elsewhere (city owners) may have changed: cached reads must rebuild.
+    if (sorted.length > 0) {
+      await this.versions.bump(manager, 'players');
     }
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { isUniqueViolation } from '../database/database-errors';
+import { DataVersions } from '../database/data-versions';
 import { UnitOfWork } from '../database/unit-of-work';
 import { Player } from '../players/player.entity';
 
@@ -12,7 +13,10 @@ export interface ChatLinkView {
 /** Links a player to their chat account (one chat id per player, one player per chat id). */
 @Injectable()
 export class ChatLinksService {
-  constructor(private readonly unitOfWork: UnitOfWork) {}
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly versions: DataVersions,
+  ) {}
 
   async link(uuid: string, chatid: string): Promise<ChatLinkView> {
     const playerUuid = uuid.toLowerCase();
@@ -25,6 +29,7 @@ export class ChatLinksService {
           throw conflict(chatid);
         }
         await repository.update({ uuid: playerUuid }, { chatid });
+        await this.versions.bump(manager, 'players');
         return { uuid: playerUuid, chatid };
       });
     } catch (error) {
@@ -42,6 +47,7 @@ export class ChatLinksService {
       const repository = manager.getRepository(Player);
       await this.requirePlayer(repository.existsBy({ uuid: playerUuid }), playerUuid);
       await repository.update({ uuid: playerUuid }, { chatid: null });
+      await this.versions.bump(manager, 'players');
       return { uuid: playerUuid, chatid: null };
     });
   }
