@@ -12,6 +12,7 @@ import { PinoNestLogger } from './common/logging/pino-nest-logger';
 import { REDACTED_PATHS, redactUrl } from './common/logging/redact';
 import { AppConfig } from './config/app-config';
 import { registerHttpHygiene, registerRateLimit } from './security/http-security';
+import { transportErrorHandlers } from './security/transport-errors';
 
 const SMALL_BODY_LIMIT = 64 * 1024;
 const LARGE_BODY_LIMIT = 1024 * 1024;
@@ -58,6 +59,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     bodyLimit: SMALL_BODY_LIMIT,
     rewriteUrl: (request: { url?: string }) => stripVersionPrefix(request.url ?? '/'),
     trustProxy: trustProxySetting(config.TRUST_PROXY),
+    // Bad URLs, over-long path parameters and oversized headers also answer in the envelope.
+    ...transportErrorHandlers(config),
   });
   const fastify = adapter.getInstance();
 
