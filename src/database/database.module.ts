@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
 import { DataVersions } from './data-versions';
+import { SqlReader } from './sql-reader';
 import { UnitOfWork } from './unit-of-work';
 
 @Global()
@@ -17,7 +18,7 @@ import { UnitOfWork } from './unit-of-work';
       }),
     }),
   ],
-  providers: [UnitOfWork, DataVersions],
-  exports: [UnitOfWork, DataVersions],
+  providers: [UnitOfWork, DataVersions, SqlReader],
+  exports: [UnitOfWork, DataVersions, SqlReader],
 })
 export class DatabaseModule {}
