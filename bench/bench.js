@@ -79,7 +79,8 @@ function cli(args, env) {
 
 function startService(env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'dist', 'main.js')], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...flags, join(root, 'dist', 'main.js')], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('exit', (code) => reject(new Error(`service exited (${code}): ${stderr}`)));
@@ -276,7 +277,7 @@ async function main() {
 
   clearInterval(sampler);
   service.child.removeAllListeners('exit');
-  service.child.kill('SIGTERM');
+  service.child.kill('SIGINT');
   baseline.child.kill('SIGTERM');
   await database.drop();
 

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { hashSecret, newApiKey } from '../common/secrets';
 import { isUniqueViolation } from '../database/database-errors';
+import { dateOf, SqlReader } from '../database/sql-reader';
 import { ApiKey, ApiScope } from './api-key.entity';
 
 export interface ApiKeyPrincipal {
@@ -17,7 +18,10 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 @Injectable()
 export class ApiKeysService {
-  constructor(@InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>) {}
+  constructor(
+    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
+    private readonly reader: SqlReader,
+  ) {}
 
   async create(name: string, scopes: ApiScope[]): Promise<{ name: string; key: string; scopes: ApiScope[] }> {
     const key = newApiKey();
@@ -43,21 +47,25 @@ export class ApiKeysService {
 
   /** The key's principal, or undefined for an unknown key. Records use at most once a minute. */
   async authenticate(key: string): Promise<ApiKeyPrincipal | undefined> {
-    const found = await this.keys.findOne({ where: { keyHash: hashSecret(key) }, select: { id: true, name: true, scopes: true, lastUsedAt: true } });
+    const found = await this.reader.one<{ id: number | string; name: string; scopes: string; lastUsedAt: Date | string | null }>(
+      'SELECT id, name, scopes, last_used_at AS lastUsedAt FROM api_keys WHERE key_hash = ?',
+      [hashSecret(key)],
+    );
     if (!found) {
       return undefined;
     }
     const now = Date.now();
-    if (!found.lastUsedAt || now - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    const id = Number(found.id);
+    if (!found.lastUsedAt || now - dateOf(found.lastUsedAt).getTime() >= LAST_USED_RESOLUTION_MS) {
       const stale = new Date(now - LAST_USED_RESOLUTION_MS);
       // Conditional so that concurrent requests write once per minute, not once each.
       await this.keys
         .createQueryBuilder()
         .update()
         .set({ lastUsedAt: new Date(now) })
-        .where('id = :id AND (last_used_at IS NULL OR last_used_at < :stale)', { id: found.id, stale })
+        .where('id = :id AND (last_used_at IS NULL OR last_used_at < :stale)', { id, stale })
         .execute();
     }
-    return { id: found.id, name: found.name, scopes: found.scopes };
+    return { id, name: found.name, scopes: found.scopes.split(',').filter(Boolean) as ApiScope[] };
   }
 }

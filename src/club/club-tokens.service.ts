@@ -5,7 +5,8 @@ import { ApiError } from '../common/errors/api-error';
 import { CLUB_TOKEN_PATTERN } from '../common/identifiers';
 import { hashSecret, newClubToken } from '../common/secrets';
 import { AppConfig } from '../config/app-config';
-import { ClubAccount } from './club-account.entity';
+import { dateOf, SqlReader } from '../database/sql-reader';
+import { ClubAccount, ClubGroup } from './club-account.entity';
 import type { ClubSession } from './club-session';
 import { ClubToken } from './club-token.entity';
 
@@ -17,10 +18,35 @@ export interface IssuedToken {
 /** Tokens past expiry by this long are deleted when the account gets a new one. */
 const KEEP_EXPIRED_MS = 24 * 3600 * 1000;
 
+interface SessionRow {
+  tokenId: number | string;
+  expiresAt: Date | string;
+  loggedOutAt: Date | string | null;
+  accountId: number | string;
+  currentTokenId: number | string | null;
+  nickname: string | null;
+  clubgroup: ClubGroup;
+  createdAt: Date | string;
+  uuid: string;
+  mcid: string | null;
+  chatid: string | null;
+  permission: string | null;
+}
+
+const SESSION_SQL = `
+  SELECT t.id AS tokenId, t.expires_at AS expiresAt, t.logged_out_at AS loggedOutAt,
+         a.id AS accountId, a.current_token_id AS currentTokenId, a.nickname AS nickname, a.clubgroup AS clubgroup,
+         a.created_at AS createdAt, p.uuid AS uuid, p.mcid AS mcid, p.chatid AS chatid, p.permission AS permission
+  FROM club_tokens t
+  JOIN club_accounts a ON a.id = t.account_id
+  JOIN players p ON p.uuid = a.player_uuid
+  WHERE t.token_hash = ?`;
+
 @Injectable()
 export class ClubTokensService {
   constructor(
     @InjectRepository(ClubToken) private readonly tokens: Repository<ClubToken>,
+    private readonly reader: SqlReader,
     private readonly config: AppConfig,
   ) {}
 
@@ -44,36 +70,30 @@ export class ClubTokensService {
     if (!CLUB_TOKEN_PATTERN.test(usertoken)) {
       throw ApiError.unauthorized('The user token is invalid.');
     }
-    const token = await this.tokens
-      .createQueryBuilder('token')
-      .innerJoinAndSelect('token.account', 'account')
-      .innerJoinAndSelect('account.player', 'player')
-      .where('token.token_hash = :hash', { hash: hashSecret(usertoken) })
-      .getOne();
-    const account = token?.account;
-    const player = account?.player;
-    if (!token || !account || !player) {
+    // Every authenticated request passes here: one indexed join, no hydration.
+    const row = await this.reader.one<SessionRow>(SESSION_SQL, [hashSecret(usertoken)]);
+    if (!row) {
       throw ApiError.unauthorized('The user token is invalid.');
     }
-    if (token.loggedOutAt) {
+    if (row.loggedOutAt) {
       throw ApiError.unauthorized('The user token was logged out; sign in again.');
     }
-    if (account.currentTokenId !== token.id) {
+    if (row.currentTokenId === null || Number(row.currentTokenId) !== Number(row.tokenId)) {
       throw ApiError.unauthorized('The user token was superseded by a newer token for this account; use the newest one.');
     }
-    if (token.expiresAt.getTime() <= Date.now()) {
+    if (dateOf(row.expiresAt).getTime() <= Date.now()) {
       throw ApiError.unauthorized('The user token has expired; sign in again.');
     }
     return {
-      accountId: account.id,
-      tokenId: token.id,
-      playerUuid: player.uuid,
-      mcid: player.mcid,
-      chatid: player.chatid,
-      permission: player.permission,
-      nickname: account.nickname,
-      clubgroup: account.clubgroup,
-      createdAt: account.createdAt,
+      accountId: Number(row.accountId),
+      tokenId: Number(row.tokenId),
+      playerUuid: row.uuid,
+      mcid: row.mcid,
+      chatid: row.chatid,
+      permission: row.permission,
+      nickname: row.nickname,
+      clubgroup: row.clubgroup,
+      createdAt: dateOf(row.createdAt),
     };
   }
 

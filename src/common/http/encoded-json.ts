@@ -19,7 +19,7 @@ export class EncodedJson {
   }
 
   get gzip(): Buffer {
-    this.gzipped ??= gzipSync(this.body, { level: 6 });
+    this.gzipped ??= gzipSync(this.body, { level: 9 });
     return this.gzipped;
   }
 
