@@ -11,6 +11,7 @@ const noop = (): void => undefined;
 export class RouteTable {
   private readonly router = FindMyWay<HTTPVersion.V1>();
   private readonly methods = new Set<string>();
+  private readonly registered: Array<{ method: string; url: string }> = [];
 
   add(method: string | string[], url: string): void {
     for (const one of Array.isArray(method) ? method : [method]) {
@@ -19,7 +20,13 @@ export class RouteTable {
       }
       this.router.on(one as never, url, noop);
       this.methods.add(one);
+      this.registered.push({ method: one, url });
     }
+  }
+
+  /** Every registered method and URL pattern (`/cities/:id`), in registration order. */
+  list(): ReadonlyArray<{ method: string; url: string }> {
+    return this.registered;
   }
 
   allowedMethods(rawUrl: string): string[] {
