@@ -3,12 +3,36 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { EncodedJson } from '../common/http/encoded-json';
+import { SqlReader } from '../database/sql-reader';
 import { CitiesListCache } from './cities-list.cache';
 import { CityAuditService } from './city-audit.service';
 import { nameKey } from './city-name';
 import { City } from './city.entity';
 import { CityRequest, RequestStatus, RequestType } from './city-request.entity';
-import { CityRequestView, CityView, HistoryEntryView, toCityView, toHistoryView, toRequestView } from './city.view';
+import { CITY_ROW_COLUMNS, CityRequestView, CityRow, cityRowView, CityView, HistoryEntryView, toHistoryView, toRequestView } from './city.view';
+
+/** Registered cities with their owner's current names; each read adds its condition (and order) after this. */
+const REGISTERED = `SELECT ${CITY_ROW_COLUMNS} FROM cities city LEFT JOIN players player ON player.uuid = city.owner_uuid WHERE city.state = 'active'`;
+const LIST_SQL = `${REGISTERED} ORDER BY city.id ASC`;
+const BY_ID_SQL = `${REGISTERED} AND city.id = ?`;
+const BY_NAME_SQL = `${REGISTERED} AND city.name_key = ?`;
+const BY_ID_AND_NAME_SQL = `${REGISTERED} AND city.id = ? AND city.name_key = ?`;
+// Served by IDX_cities_owner_state.
+const BY_OWNER_SQL = `${REGISTERED} AND city.owner_uuid = ? ORDER BY city.id ASC`;
+
+/** The statement (one fixed SQL text per filter shape, so prepared statements are reused) and its parameters. */
+function oneCityQuery({ id, name }: { id?: number; name?: string }): [string, unknown[]] {
+  if (id !== undefined && name !== undefined) {
+    return [BY_ID_AND_NAME_SQL, [id, nameKey(name)]];
+  }
+  if (id !== undefined) {
+    return [BY_ID_SQL, [id]];
+  }
+  if (name !== undefined) {
+    return [BY_NAME_SQL, [nameKey(name)]];
+  }
+  return [`${LIST_SQL} LIMIT 1`, []];
+}
 
 export interface RequestFilter {
   status?: RequestStatus;
@@ -24,11 +48,12 @@ export class CitiesQueryService {
     @InjectRepository(CityRequest) private readonly requests: Repository<CityRequest>,
     private readonly audit: CityAuditService,
     private readonly listCache: CitiesListCache,
+    private readonly reader: SqlReader,
   ) {}
 
+  /** Plain SQL, one join, no entity hydration: the cached list is rebuilt after every write. */
   async list(): Promise<CityView[]> {
-    const cities = await this.registered().orderBy('city.id', 'ASC').getMany();
-    return cities.map(toCityView);
+    return (await this.reader.all<CityRow>(LIST_SQL)).map(cityRowView);
   }
 
   /** The whole `GET /cities` response, from the cache while no city or player changed. */
@@ -38,23 +63,15 @@ export class CitiesQueryService {
 
   /** `?id=` and/or `?name=` (exact after NFKC, case-insensitive): one city or 404. */
   async findOne(filter: { id?: number; name?: string }): Promise<CityView> {
-    const query = this.registered();
-    if (filter.id !== undefined) {
-      query.andWhere('city.id = :id', { id: filter.id });
-    }
-    if (filter.name !== undefined) {
-      query.andWhere('city.name_key = :key', { key: nameKey(filter.name) });
-    }
-    const city = await query.getOne();
-    if (!city) {
+    const row = await this.reader.one<CityRow>(...oneCityQuery(filter));
+    if (!row) {
       throw ApiError.notFound('No registered city matches.');
     }
-    return toCityView(city);
+    return cityRowView(row);
   }
 
   async byOwner(uuid: string): Promise<CityView[]> {
-    const cities = await this.registered().andWhere('city.owner_uuid = :uuid', { uuid: uuid.toLowerCase() }).orderBy('city.id', 'ASC').getMany();
-    return cities.map(toCityView);
+    return (await this.reader.all<CityRow>(BY_OWNER_SQL, [uuid.toLowerCase()])).map(cityRowView);
   }
 
   /** The registered city entity, or 404. */
@@ -92,9 +109,5 @@ export class CitiesQueryService {
       throw ApiError.notFound(`There is no city ${cityId}.`);
     }
     return (await this.audit.history(cityId)).map(toHistoryView);
-  }
-
-  private registered() {
-    return this.cities.createQueryBuilder('city').leftJoinAndSelect('city.owner', 'owner').where("city.state = 'active'");
   }
 }

@@ -1,3 +1,4 @@
+import { isoTime } from '../database/sql-reader';
 import type { Player } from '../players/player.entity';
 import type { CityAuditEntry } from './city-audit.entity';
 import type { City } from './city.entity';
@@ -22,9 +23,37 @@ export interface CityView {
   reason: string | null;
   remarks: string | null;
   owner: { uuid: string; mcid: string | null; chatid: string | null };
-  createdAt: Date;
-  updatedAt: Date;
+  /** A Date from an entity, ISO 8601 text from a row: the same JSON either way. */
+  createdAt: Date | string;
+  updatedAt: Date | string;
 }
+
+/**
+ * A registered city as `CITY_ROW_SQL` selects it (owner joined): raw driver values, so numbers may
+ * arrive as strings and DATETIME columns as text (SQLite) or Dates (MySQL).
+ */
+export interface CityRow {
+  id: number | string;
+  name: string;
+  nameKana: string;
+  summary: string | null;
+  origin: string | null;
+  corners: string;
+  blockCount: number | string;
+  reason: string | null;
+  remarks: string | null;
+  ownerUuid: string;
+  ownerMcid: string | null;
+  ownerChatid: string | null;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+}
+
+/** The columns of `CityRow`, for `FROM cities city LEFT JOIN players player ON player.uuid = city.owner_uuid`. */
+export const CITY_ROW_COLUMNS =
+  'city.id, city.name, city.name_kana AS nameKana, city.summary, city.origin, city.corners, city.block_count AS blockCount, ' +
+  'city.reason, city.remarks, city.owner_uuid AS ownerUuid, player.mcid AS ownerMcid, player.chatid AS ownerChatid, ' +
+  'city.created_at AS createdAt, city.updated_at AS updatedAt';
 
 export interface CityRequestView {
   id: number;
@@ -54,20 +83,22 @@ export function cornersView(corners: Point[]): CornerView[] {
   return corners.map((corner, index) => ({ id: index + 1, x: String(corner.x), z: String(corner.z) }));
 }
 
-export function toCityView(city: City): CityView {
+/** The city object of contract 4 from a `CityRow` (no entity hydration). */
+export function cityRowView(row: CityRow): CityView {
+  const corners = JSON.parse(row.corners) as Array<[number, number]>;
   return {
-    id: city.id,
-    name: city.name,
-    nameKana: city.nameKana,
-    summary: city.summary,
-    origin: city.origin,
-    corners: cornersView(city.corners),
-    count: city.blockCount,
-    reason: city.reason,
-    remarks: city.remarks,
-    owner: { uuid: city.ownerUuid, mcid: city.owner?.mcid ?? null, chatid: city.owner?.chatid ?? null },
-    createdAt: city.createdAt,
-    updatedAt: city.updatedAt,
+    id: Number(row.id),
+    name: row.name,
+    nameKana: row.nameKana,
+    summary: row.summary,
+    origin: row.origin,
+    corners: corners.map(([x, z], index) => ({ id: index + 1, x: String(x), z: String(z) })),
+    count: Number(row.blockCount),
+    reason: row.reason,
+    remarks: row.remarks,
+    owner: { uuid: row.ownerUuid, mcid: row.ownerMcid ?? null, chatid: row.ownerChatid ?? null },
+    createdAt: isoTime(row.createdAt)!,
+    updatedAt: isoTime(row.updatedAt)!,
   };
 }
 

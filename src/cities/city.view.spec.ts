@@ -1,0 +1,48 @@
+import { CityRow, cityRowView } from './city.view';
+
+const row: CityRow = {
+  id: 12,
+  name: 'Chuo',
+  nameKana: 'ちゅうおう',
+  summary: null,
+  origin: 'o',
+  corners: '[[-100,200],[0,200],[0,300]]',
+  blockCount: 10201,
+  reason: null,
+  remarks: null,
+  ownerUuid: 'u',
+  ownerMcid: 'Notch',
+  ownerChatid: null,
+  createdAt: '2026-11-22 03:04:05.000',
+  updatedAt: '2026-11-22 03:04:06.500',
+};
+
+describe(cityRowView.name, () => {
+  it('writes the city object of contract 4 from a SQLite row', () => {
+    expect(JSON.stringify(cityRowView(row))).toBe(
+      JSON.stringify({
+        id: 12,
+        name: 'Chuo',
+        nameKana: 'ちゅうおう',
+        summary: null,
+        origin: 'o',
+        corners: [
+          { id: 1, x: '-100', z: '200' },
+          { id: 2, x: '0', z: '200' },
+          { id: 3, x: '0', z: '300' },
+        ],
+        count: 10201,
+        reason: null,
+        remarks: null,
+        owner: { uuid: 'u', mcid: 'Notch', chatid: null },
+        createdAt: '2026-11-22T03:04:05.000Z',
+        updatedAt: '2026-11-22T03:04:06.500Z',
+      }),
+    );
+  });
+
+  it('normalises MySQL values (numbers as strings, DATETIME as a Date) and a missing owner', () => {
+    const view = cityRowView({ ...row, id: '12', blockCount: '10201', ownerMcid: null, createdAt: new Date('2026-11-22T03:04:05.000Z'), updatedAt: new Date('2026-11-22T03:04:06.500Z') });
+    expect(view).toMatchObject({ id: 12, count: 10201, owner: { uuid: 'u', mcid: null, chatid: null }, createdAt: '2026-11-22T03:04:05.000Z', updatedAt: '2026-11-22T03:04:06.500Z' });
+  });
+});
