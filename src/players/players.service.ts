@@ -1,15 +1,65 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { DateUtils } from 'typeorm/util/DateUtils';
 import type { PlayerIdentifier } from '../common/identifiers';
 import { isUniqueViolation } from '../database/database-errors';
 import type { PlayerLoginSummary } from '../users/login-batch';
 import { datetimeParameter, isMysql as mysqlConnection } from '../database/affected-rows';
 import { DataVersions } from '../database/data-versions';
+import { dateOf, SqlReader } from '../database/sql-reader';
 import { Player } from './player.entity';
+
+/**
+ * A datetime parameter for the read queries: TypeORM's stored text ("YYYY-MM-DD HH:MM:SS.SSS", UTC), which
+ * SQLite compares as a string and MySQL converts to a DATETIME constant (the pool runs in UTC).
+ */
+function datetimeText(date: Date): string {
+  return DateUtils.mixedDateToUtcDatetimeString(date) as string;
+}
 
 /** Rows per upsert statement: 7 parameters each stays far below SQLite's and MySQL's placeholder limits. */
 const UPSERT_CHUNK = 500;
+
+/** A `players` row as the read queries select it: raw driver values (DATETIME as text on SQLite, Date on MySQL). */
+interface PlayerRow {
+  uuid: string;
+  mcid: string | null;
+  mcidKey: string | null;
+  chatid: string | null;
+  permission: string | null;
+  firstLogin: Date | string | null;
+  lastLogin: Date | string | null;
+  createdAt: Date | string;
+}
+
+const PLAYER = `SELECT uuid, mcid, mcid_key AS mcidKey, chatid, permission, first_login AS firstLogin, last_login AS lastLogin, created_at AS createdAt FROM players`;
+const BY_UUID_SQL = `${PLAYER} WHERE uuid = ?`;
+const BY_MCID_SQL = `${PLAYER} WHERE mcid_key = ? ORDER BY last_login DESC, created_at DESC LIMIT 1`;
+// `/users` lookups: only players seen at or after the cutoff. The uuid is the primary key and the chat id unique;
+// the game id is served by IDX_players_mcid_key_last_login (one index seek, newest first).
+const LOGGED_IN_SQL: Record<PlayerIdentifier['kind'], string> = {
+  uuid: `${PLAYER} WHERE uuid = ? AND last_login >= ? LIMIT 1`,
+  chatid: `${PLAYER} WHERE chatid = ? AND last_login >= ? LIMIT 1`,
+  mcid: `${PLAYER} WHERE mcid_key = ? AND last_login >= ? ORDER BY last_login DESC LIMIT 1`,
+};
+
+/** A plain `Player` (not a managed entity) from a row; the same fields TypeORM would hydrate. */
+function playerOf(row: PlayerRow | undefined): Player | null {
+  if (!row) {
+    return null;
+  }
+  return {
+    uuid: row.uuid,
+    mcid: row.mcid,
+    mcidKey: row.mcidKey,
+    chatid: row.chatid,
+    permission: row.permission,
+    firstLogin: row.firstLogin === null ? null : dateOf(row.firstLogin),
+    lastLogin: row.lastLogin === null ? null : dateOf(row.lastLogin),
+    createdAt: dateOf(row.createdAt),
+  };
+}
 
 /** The shared player registry: who a uuid or a game id refers to. */
 @Injectable()
@@ -17,21 +67,16 @@ export class PlayersService {
   constructor(
     @InjectRepository(Player) private readonly players: Repository<Player>,
     private readonly versions: DataVersions,
+    private readonly reader: SqlReader,
   ) {}
 
-  findByUuid(uuid: string): Promise<Player | null> {
-    return this.players.findOneBy({ uuid: uuid.toLowerCase() });
+  async findByUuid(uuid: string): Promise<Player | null> {
+    return playerOf(await this.reader.one<PlayerRow>(BY_UUID_SQL, [uuid.toLowerCase()]));
   }
 
   /** The current holder of a game id: of every player whose latest name it is, the one seen last. */
-  findByMcid(mcid: string): Promise<Player | null> {
-    return this.players
-      .createQueryBuilder('player')
-      .where('player.mcid_key = :key', { key: mcid.toLowerCase() })
-      .orderBy('player.last_login', 'DESC')
-      .addOrderBy('player.created_at', 'DESC')
-      .limit(1)
-      .getOne();
+  async findByMcid(mcid: string): Promise<Player | null> {
+    return playerOf(await this.reader.one<PlayerRow>(BY_MCID_SQL, [mcid.toLowerCase()]));
   }
 
   /** Records a player seen for the first time (e.g. when a user key is issued); keeps an existing row. */
@@ -69,21 +114,9 @@ export class PlayersService {
    * A player that exists for `/users`: seen in a login record at or after `since` (DATA_CUTOFF).
    * By game id: the current holder of the name (latest last login among players whose latest name it is).
    */
-  findLoggedIn(identifier: PlayerIdentifier, since: Date): Promise<Player | null> {
-    const query = this.players.createQueryBuilder('player').where('player.last_login >= :since', { since });
-    switch (identifier.kind) {
-      case 'uuid':
-        query.andWhere('player.uuid = :uuid', { uuid: identifier.value.toLowerCase() });
-        break;
-      case 'chatid':
-        query.andWhere('player.chatid = :chatid', { chatid: identifier.value });
-        break;
-      case 'mcid':
-        // Served by IDX_players_mcid_key_last_login: one index seek, newest first.
-        query.andWhere('player.mcid_key = :key', { key: identifier.value.toLowerCase() }).orderBy('player.last_login', 'DESC');
-        break;
-    }
-    return query.limit(1).getOne();
+  async findLoggedIn(identifier: PlayerIdentifier, since: Date): Promise<Player | null> {
+    const value = identifier.kind === 'chatid' ? identifier.value : identifier.value.toLowerCase();
+    return playerOf(await this.reader.one<PlayerRow>(LOGGED_IN_SQL[identifier.kind], [value, datetimeText(since)]));
   }
 
   /**

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { In } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
-import { utcDate } from '../database/transformers';
+import { isoTime, SqlReader } from '../database/sql-reader';
 import { UnitOfWork } from '../database/unit-of-work';
 import { datetimeParameter, executeCountingRows, insertIgnore } from '../database/affected-rows';
-import { AchievementUnlock } from './achievement-unlock.entity';
 import { Achievement } from './achievement.entity';
 import { UsersService } from './users.service';
 
@@ -22,6 +20,21 @@ export interface UnlockInput {
   unlockedAt: Date;
 }
 
+interface UnlockedRow {
+  id: number | string;
+  title: string;
+  description: string;
+  hidden: number | boolean | string;
+  unlockedAt: Date | string;
+}
+
+// Served by UQ_achievement_unlocks_player_achievement (a player's few unlocks, sorted after the seek).
+const UNLOCKED_SQL =
+  'SELECT unlocked.achievement_id AS id, definition.title, definition.description, definition.hidden, unlocked.unlocked_at AS unlockedAt ' +
+  'FROM achievement_unlocks unlocked INNER JOIN achievements definition ON definition.id = unlocked.achievement_id ' +
+  'WHERE unlocked.player_uuid = ? ORDER BY unlocked.unlocked_at ASC, unlocked.achievement_id ASC';
+const TOTAL_SQL = 'SELECT COUNT(*) AS total FROM achievements';
+
 /** The achievement object of contract 4. */
 export interface AchievementView {
   id: number;
@@ -34,10 +47,9 @@ export interface AchievementView {
 @Injectable()
 export class AchievementsService {
   constructor(
-    @InjectRepository(Achievement) private readonly achievements: Repository<Achievement>,
-    @InjectRepository(AchievementUnlock) private readonly unlocks: Repository<AchievementUnlock>,
     private readonly users: UsersService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly reader: SqlReader,
   ) {}
 
   /** Creates or replaces definitions by id, all in one transaction. */
@@ -83,28 +95,18 @@ export class AchievementsService {
   /** Unlocked achievements of a player that exists for `/users` (404 otherwise), oldest first. */
   async unlockedBy(uuid: string): Promise<{ data: AchievementView[]; unlocked: number; total: number }> {
     const player = await this.users.findExisting({ kind: 'uuid', value: uuid.toLowerCase() });
-    const rows = await this.unlocks
-      .createQueryBuilder('unlocked')
-      .innerJoin(Achievement, 'definition', 'definition.id = unlocked.achievement_id')
-      .select([
-        'unlocked.achievement_id AS id',
-        'definition.title AS title',
-        'definition.description AS description',
-        'definition.hidden AS hidden',
-        'unlocked.unlocked_at AS unlockedAt',
-      ])
-      .where('unlocked.player_uuid = :uuid', { uuid: player.uuid })
-      .orderBy('unlocked.unlocked_at', 'ASC')
-      .addOrderBy('unlocked.achievement_id', 'ASC')
-      .getRawMany<{ id: number | string; title: string; description: string; hidden: number | boolean | string; unlockedAt: Date | string }>();
+    const [rows, count] = await Promise.all([
+      this.reader.all<UnlockedRow>(UNLOCKED_SQL, [player.uuid]),
+      this.reader.one<{ total: number | string }>(TOTAL_SQL),
+    ]);
     const data = rows.map((row) => ({
       id: Number(row.id),
       title: row.title,
       description: row.description,
+      // SQLite and MySQL hand booleans back as 0/1.
       hidden: row.hidden === true || Number(row.hidden) === 1,
-      // Raw rows bypass the entity transformers.
-      unlockedAt: (utcDate.from(row.unlockedAt) as Date).toISOString(),
+      unlockedAt: isoTime(row.unlockedAt)!,
     }));
-    return { data, unlocked: data.length, total: await this.achievements.count() };
+    return { data, unlocked: data.length, total: Number(count?.total ?? 0) };
   }
 }
