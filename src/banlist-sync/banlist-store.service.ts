@@ -5,17 +5,14 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { Player } from '../players/player.entity';
 import { BanlistBan } from './banlist-ban.entity';
 import { BanlistPlayer } from './banlist-player.entity';
-import { BanView, BanlistUserView, toBanView, toBanlistUserView } from './banlist.view';
 import { CLEAN_REPUTATION, UpstreamPlayer } from './upstream-player';
 
-/** Reads and writes of the mirrored ban-list data. */
+/** What a sync run reads and writes of the mirrored ban-list data; the endpoints read through BanlistLookupService. */
 @Injectable()
 export class BanlistStore {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     @InjectRepository(Player) private readonly players: Repository<Player>,
-    @InjectRepository(BanlistPlayer) private readonly banlistPlayers: Repository<BanlistPlayer>,
-    @InjectRepository(BanlistBan) private readonly bans: Repository<BanlistBan>,
   ) {}
 
   /** Every player that exists for `/users` (has a login record): the players a run refreshes. */
@@ -52,26 +49,5 @@ export class BanlistStore {
       }
       return lifted.length;
     });
-  }
-
-  async findUser(uuid: string): Promise<BanlistUserView | null> {
-    const player = await this.banlistPlayers.findOneBy({ uuid });
-    if (!player) {
-      return null;
-    }
-    const bans = await this.bans.find({ select: { banId: true, type: true }, where: { playerUuid: uuid } });
-    return toBanlistUserView(player, bans);
-  }
-
-  async findBan(banId: number): Promise<BanView | null> {
-    const ban = await this.bans.findOneBy({ banId });
-    if (!ban) {
-      return null;
-    }
-    const [known, mirrored] = await Promise.all([
-      this.players.findOne({ select: { uuid: true, mcid: true }, where: { uuid: ban.playerUuid, firstLogin: Not(IsNull()) } }),
-      this.banlistPlayers.findOne({ select: { uuid: true, upstreamName: true }, where: { uuid: ban.playerUuid } }),
-    ]);
-    return toBanView(ban, known?.mcid ?? null, mirrored?.upstreamName ?? null);
   }
 }

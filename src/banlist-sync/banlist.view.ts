@@ -1,5 +1,4 @@
-import type { BanlistBan } from './banlist-ban.entity';
-import type { BanlistPlayer } from './banlist-player.entity';
+import { isoTime } from '../database/sql-reader';
 import type { BanType } from './upstream-player';
 
 /** Ban-list user data (contract section 4). */
@@ -36,37 +35,72 @@ export interface SyncSummary {
   finishedAt: string;
 }
 
-export function toBanlistUserView(player: BanlistPlayer, bans: Pick<BanlistBan, 'banId' | 'type'>[]): BanlistUserView {
-  const idsOf = (type: BanType): number[] =>
-    bans
-      .filter((ban) => ban.type === type)
-      .map((ban) => ban.banId)
-      .sort((a, b) => a - b);
-  const globalIds = idsOf('global');
-  const localIds = idsOf('local');
+/** A `banlist_players` row as the lookup selects it: raw driver values (DOUBLE may be a string, DATETIME text or a Date). */
+export interface BanlistPlayerRow {
+  uuid: string;
+  reputation: number | string;
+  syncedAt: Date | string;
+}
+
+/** One of a player's bans, as the lookup selects it (mysql2 may hand BIGINT back as a string). */
+export interface BanIdRow {
+  banId: number | string;
+  type: BanType;
+}
+
+/**
+ * A `banlist_bans` row joined with our current game id of the player (`currentMcid`: players with a
+ * login record only) and the upstream's name of the player (`upstreamName`).
+ */
+export interface BanRow {
+  banId: number | string;
+  playerUuid: string;
+  type: BanType;
+  reason: string;
+  server: string | null;
+  bannedBy: string | null;
+  lostRep: number | string | null;
+  bannedAt: Date | string;
+  syncedAt: Date | string;
+  currentMcid: string | null;
+  upstreamName: string | null;
+}
+
+export function toBanlistUserView(player: BanlistPlayerRow, bans: readonly BanIdRow[]): BanlistUserView {
+  const globalIds: number[] = [];
+  const localIds: number[] = [];
+  for (const ban of bans) {
+    if (ban.type === 'global') {
+      globalIds.push(Number(ban.banId));
+    } else if (ban.type === 'local') {
+      localIds.push(Number(ban.banId));
+    }
+  }
+  globalIds.sort((a, b) => a - b);
+  localIds.sort((a, b) => a - b);
   return {
     uuid: player.uuid,
-    reputation: player.reputation,
+    reputation: Number(player.reputation),
     global: globalIds.length,
     globalIds,
     local: localIds.length,
     localIds,
-    syncedAt: player.syncedAt.toISOString(),
+    syncedAt: isoTime(player.syncedAt)!,
   };
 }
 
 /** `mcid`: our current game id of the player from login records, else the upstream's name. */
-export function toBanView(ban: BanlistBan, currentMcid: string | null, upstreamName: string | null): BanView {
+export function toBanView(ban: BanRow): BanView {
   return {
-    banId: ban.banId,
+    banId: Number(ban.banId),
     uuid: ban.playerUuid,
-    mcid: currentMcid ?? upstreamName,
+    mcid: ban.currentMcid ?? ban.upstreamName ?? null,
     bannedBy: ban.bannedBy,
     reason: ban.reason,
     server: ban.server,
     type: ban.type,
-    lostRep: ban.lostRep,
-    bannedAt: ban.bannedAt.toISOString(),
-    syncedAt: ban.syncedAt.toISOString(),
+    lostRep: ban.lostRep === null ? null : Number(ban.lostRep),
+    bannedAt: isoTime(ban.bannedAt)!,
+    syncedAt: isoTime(ban.syncedAt)!,
   };
 }
