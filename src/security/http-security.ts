@@ -1,7 +1,8 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
-import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { AppConfig } from '../config/app-config';
 import { RequestRateLimiter } from './request-rate-limiter';
 
@@ -9,7 +10,7 @@ import { RequestRateLimiter } from './request-rate-limiter';
  * The API answers JSON only: nothing may be loaded, framed or submitted from its responses.
  * The Swagger UI under /docs gets DOCS_CSP instead (its own scripts, inline styles, data: icons).
  */
-const HELMET_OPTIONS: FastifyHelmetOptions = {
+const HELMET_OPTIONS: HelmetOptions = {
   contentSecurityPolicy: {
     useDefaults: false,
     directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
@@ -54,19 +55,41 @@ function corsOptions(origins: string[]): FastifyCorsOptions {
  * routes, so they cover every response (errors and 404s included).
  */
 export async function registerHttpHygiene(fastify: FastifyInstance, config: AppConfig): Promise<void> {
-  await fastify.register(fastifyHelmet, HELMET_OPTIONS);
-  fastify.addHook('onSend', async (request, reply) => {
+  // Our helmet headers do not depend on the request, so helmet runs once here instead of once
+  // per response (@fastify/helmet builds a new middleware per request: ~3% of a read's CPU).
+  const apiHeaders = helmetHeaders(HELMET_OPTIONS);
+  const docsHeaders = { ...apiHeaders, 'content-security-policy': DOCS_CSP };
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     if (isDocs(request.url)) {
-      reply.raw.setHeader('content-security-policy', DOCS_CSP);
-    } else if (!reply.hasHeader('cache-control')) {
-      // Responses carry tokens and keys: no shared or browser cache may keep them.
-      void reply.header('cache-control', 'no-store');
+      void reply.headers(docsHeaders);
+    } else {
+      void reply.headers(apiHeaders);
+      if (!reply.hasHeader('cache-control')) {
+        // Responses carry tokens and keys: no shared or browser cache may keep them.
+        void reply.header('cache-control', 'no-store');
+      }
     }
+    done(null, payload);
   });
   const origins = parseCorsOrigins(config.CORS_ORIGINS);
   if (origins.length > 0) {
     await fastify.register(fastifyCors, corsOptions(origins));
   }
+}
+
+/** The headers helmet sets for these options, captured from one dry run of its middleware. */
+function helmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: unknown) => {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, () => undefined);
+  return headers;
 }
 
 /** The per-address request limit (a no-op hook is not even registered when limits are off). */
