@@ -7,6 +7,7 @@ import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { BuildInfo } from './common/build-info';
 import { assertSingleValued, registerBodyParsers } from './common/http/body-parsers';
+import { registerEnvelope } from './common/http/envelope.hook';
 import { RouteTable } from './common/http/route-table';
 import { PinoNestLogger } from './common/logging/pino-nest-logger';
 import { REDACTED_PATHS, redactUrl } from './common/logging/redact';
@@ -100,6 +101,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   registerRateLimit(app);
 
   const version = app.get(BuildInfo).version;
+  registerEnvelope(fastify, version);
 
   const document = SwaggerModule.createDocument(
     app,

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
@@ -8,7 +8,6 @@ import { CaptchaModule } from './captcha/captcha.module';
 import { CitiesModule } from './cities/cities.module';
 import { ClubModule } from './club/club.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
-import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { RouteTable } from './common/http/route-table';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
@@ -44,7 +43,6 @@ export class AppModule {
       providers: [
         { provide: RouteTable, useValue: routes },
         { provide: APP_PIPE, useFactory: createValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

@@ -1,6 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Patch, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BuildInfo } from '../common/build-info';
 import { ApiExcludeEndpoint, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AuthCaller, type Caller, ClubAuth, OperatorAuth, Session } from '../auth/auth.decorators';
 import type { ClubSession } from '../club/club-session';
@@ -48,7 +47,6 @@ export class CitiesController {
     private readonly creation: CityCreateService,
     private readonly decisions: CityDecisionsService,
     private readonly edits: CityEditService,
-    private readonly build: BuildInfo,
   ) {}
 
   @Get()
@@ -64,7 +62,7 @@ export class CitiesController {
       return;
     }
     const data = await this.queries.findOne({ id: input.id !== undefined ? Number(input.id) : undefined, name: input.name });
-    void reply.send({ status: true, code: 200, version: this.build.version, data });
+    void reply.send({ data });
   }
 
   @Get('requests')

@@ -40,8 +40,9 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'DATABASE_URL' | 
       database,
       enableWAL: !inMemory,
       prepareDatabase: (db: { pragma: (sql: string) => unknown }) => {
-        // Another process (the CLI) may hold the write lock briefly; wait instead of failing.
-        db.pragma('busy_timeout = 5000');
+        // Another process (the CLI) may hold the write lock briefly; wait instead of failing. The
+        // wait is synchronous (it blocks the event loop), so it stays short: past it, a 503.
+        db.pragma('busy_timeout = 2000');
         db.pragma('synchronous = NORMAL');
       },
     };

@@ -31,6 +31,8 @@ const unavailableCodes = new Set([
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
   'ER_LOCK_WAIT_TIMEOUT',
+  // Still a deadlock victim after UnitOfWork's retries: contention, not a bug; the client may retry.
+  'ER_LOCK_DEADLOCK',
   'SQLITE_BUSY',
   'SQLITE_LOCKED',
   'SQLITE_CANTOPEN',
