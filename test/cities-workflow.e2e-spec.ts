@@ -1,33 +1,9 @@
 import { City } from '../src/cities/city.entity';
 import { isUniqueViolation } from '../src/database/database-errors';
+import { cityFieldsFactory, type NumericCorner as Corner, square } from './support/cities';
 import { ClubUser, expectError, HttpResult, newPlayer, registerClubUser, TestApp } from './support/test-app';
 
-type Corner = { id: number; x: number; z: number };
-
-function square(x: number, z: number, size = 10): Corner[] {
-  const far = size - 1;
-  return [
-    { id: 1, x, z },
-    { id: 2, x, z: z + far },
-    { id: 3, x: x + far, z: z + far },
-    { id: 4, x: x + far, z },
-  ];
-}
-
-let sequence = 0;
-function cityFields(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  sequence += 1;
-  const kana = [...String(sequence)].map((digit) => 'さしすせそたちつてと'[Number(digit)]).join('');
-  return {
-    cityName: `Town ${sequence} ${Math.random().toString(36).slice(2, 6)}`,
-    cityNameKana: `たうん${kana}`,
-    summary: 'Original summary',
-    corners: square(sequence * 1000, 50_000),
-    count: 100,
-    recaptcha: 'pass',
-    ...overrides,
-  };
-}
+const cityFields = cityFieldsFactory({ name: 'Town', kana: 'たうん', kanaDigits: 'さしすせそたちつてと', z: 50_000, extra: { summary: 'Original summary' } });
 
 describe('cities: edit workflow and concurrency (e2e)', () => {
   let app: TestApp;

@@ -1,37 +1,16 @@
 import { City } from '../src/cities/city.entity';
 import { hashSecret } from '../src/common/secrets';
 import { UserKey } from '../src/user-keys/user-key.entity';
+import { cityFieldsFactory, type Corner, square } from './support/cities';
 import { ClubUser, expectError, HttpResult, newPlayer, registerClubUser, TestApp } from './support/test-app';
 
-type Corner = { id: number; x: number | string; z: number | string };
-
-/** A square of side `size` blocks whose lowest corner is (x, z); covers size² blocks. */
-function square(x: number, z: number, size = 10): Corner[] {
-  const far = size - 1;
-  return [
-    { id: 1, x, z },
-    { id: 2, x, z: z + far },
-    { id: 3, x: x + far, z: z + far },
-    { id: 4, x: x + far, z },
-  ];
-}
-
-let sequence = 0;
-/** Fresh, unique city fields in a fresh 10x10 plot far from every other plot. */
-function cityFields(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  sequence += 1;
-  const kana = [...String(sequence)].map((digit) => 'あいうえおかきくけこ'[Number(digit)]).join('');
-  return {
-    cityName: `City ${sequence} ${Math.random().toString(36).slice(2, 6)}`,
-    cityNameKana: `してぃ${kana}`,
-    summary: 'A test city',
-    origin: 'Named in a test',
-    corners: square(sequence * 1000, 0),
-    count: 100,
-    recaptcha: 'pass',
-    ...overrides,
-  };
-}
+const cityFields = cityFieldsFactory({
+  name: 'City',
+  kana: 'してぃ',
+  kanaDigits: 'あいうえおかきくけこ',
+  z: 0,
+  extra: { summary: 'A test city', origin: 'Named in a test' },
+});
 
 interface Created {
   player: { uuid: string; mcid: string };
