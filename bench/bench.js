@@ -123,6 +123,16 @@ function rssOf(pid) {
   }
 }
 
+/** CPU seconds (user + system) the process has used so far. */
+function cpuSecondsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 function run(base, { path, headers = {}, method = 'GET', body, overallRate, connections = CONNECTIONS, duration = DURATION }) {
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -216,6 +226,7 @@ async function main() {
 
   const service = await startService(env);
   const cities = await seedCities(service.base, operatorKey);
+  log(`service RSS after seeding cities: ${Math.round(rssOf(service.child.pid) / 1048576)} MB`);
   log(`seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
   const baseline = await startBaseline();
 
@@ -223,6 +234,10 @@ async function main() {
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssOf(service.child.pid))), 250);
 
   const randomCity = () => cities[pick(cities.length)];
+  // Signing in supersedes an account's token, so sign-ins use the upper half of the accounts and
+  // GET /club/@me the lower half (whose seeded tokens must stay valid).
+  const meAccounts = Math.floor(SIZE.clubAccounts / 2);
+  const signInPath = () => `/club/token?username=${mcidFor(meAccounts + pick(SIZE.clubAccounts - meAccounts))}&password=${PASSWORD}&recaptcha=bench`;
   const endpoints = [
     { name: 'GET /cities/{id}', kind: 'single', path: () => `/cities/${randomCity().id}` },
     { name: 'GET /cities (all)', kind: 'list', path: '/cities' },
@@ -232,12 +247,8 @@ async function main() {
     { name: 'GET /users/{mcid}', kind: 'single', path: () => `/users/${mcidFor(pick(SIZE.players))}` },
     { name: 'GET /users/banlist/{uuid}', kind: 'single', path: () => `/users/banlist/${uuidFor(pick(SIZE.bannedPlayers))}` },
     { name: 'GET /users/banlist/ban/{id}', kind: 'single', path: () => `/users/banlist/ban/${1 + pick(SIZE.bans)}` },
-    { name: 'GET /club/@me', kind: 'me', path: () => `/club/@me?usertoken=${tokenFor(pick(SIZE.clubAccounts))}` },
-    {
-      name: 'GET /club/token (argon2)',
-      kind: 'signin',
-      path: () => `/club/token?username=${mcidFor(pick(SIZE.clubAccounts))}&password=${PASSWORD}&recaptcha=bench`,
-    },
+    { name: 'GET /club/@me', kind: 'me', path: () => `/club/@me?usertoken=${tokenFor(pick(meAccounts))}` },
+    { name: 'GET /club/token (argon2)', kind: 'signin', path: signInPath },
   ];
 
   // A first look at every endpoint so that failures show before the long run.
@@ -253,12 +264,25 @@ async function main() {
     endpoints.splice(3, 0, { name: 'GET /cities (all, 304)', kind: 'list', path: '/cities', headers: { 'if-none-match': etag } });
   }
 
+  // Warm-up, so that no endpoint is measured before the JIT has seen it.
+  log('warm-up');
+  await run(baseline.base, { path: '/', duration: 2, connections: 10 });
+  for (const endpoint of endpoints.filter((candidate) => candidate.kind !== 'signin')) {
+    await run(service.base, { ...endpoint, duration: 1, connections: 10 });
+  }
+
   log('baseline');
   const baselineResult = summarise('baseline node:http', await run(baseline.base, { path: '/' }));
   const rows = [{ ...baselineResult, ratio: 1 }];
   for (const endpoint of endpoints) {
     log(endpoint.name);
+    const cpuBefore = cpuSecondsOf(service.child.pid);
+    const startedAt = Date.now();
     const result = summarise(endpoint.name, await run(service.base, endpoint));
+    // Share of one core the service used: near 100% means the service is the limit, well below
+    // it means the load generator (one process on the same two cores) is.
+    result.serviceCpu = Math.round(((cpuSecondsOf(service.child.pid) - cpuBefore) / ((Date.now() - startedAt) / 1000)) * 100);
+    log(`  ${result.rps} req/s; service RSS now ${Math.round(rssOf(service.child.pid) / 1048576)} MB, peak ${Math.round(peakRss / 1048576)} MB`);
     rows.push({ ...result, kind: endpoint.kind, ratio: Number((result.rps / baselineResult.rps).toFixed(2)) });
   }
 
@@ -266,7 +290,7 @@ async function main() {
   const [underLoad] = await Promise.all([
     run(service.base, { path: () => `/cities/${randomCity().id}` }),
     run(service.base, {
-      path: () => `/club/token?username=${mcidFor(pick(SIZE.clubAccounts))}&password=${PASSWORD}&recaptcha=bench`,
+      path: signInPath,
       overallRate: 20,
       connections: 4,
     }),
@@ -301,9 +325,9 @@ async function main() {
     targets,
   };
   const table = [
-    '| endpoint | req/s | p50 ms | p99 ms | errors | ratio to baseline |',
-    '|---|---:|---:|---:|---:|---:|',
-    ...rows.map((row) => `| ${row.name} | ${row.rps} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.ratio} |`),
+    '| endpoint | req/s | p50 ms | p99 ms | errors | ratio to baseline | service CPU % |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((row) => `| ${row.name} | ${row.rps} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.ratio} | ${row.serviceCpu ?? ''} |`),
   ].join('\n');
   const markdown = `# Benchmark ${report.date}\n\n${database.kind}, ${CONNECTIONS} connections, ${DURATION} s per endpoint, one service process; data set: ${JSON.stringify(report.dataset)}.\n\n${table}\n\np99 of GET /cities/{id}: idle ${idle.p99} ms, with 20 sign-ins/s ${loaded.p99} ms. Peak RSS of the service: ${report.peakRssMB} MB.\n\nTargets: ${Object.entries(targets).map(([name, met]) => `${name} ${met ? 'met' : 'MISSED'}`).join(', ')}.\n`;
   const out = join(__dirname, 'results');

@@ -149,3 +149,47 @@ describe('GET /cities read cache and player changes (e2e)', () => {
     expect((await ownerOf())?.chatid).toBe('123456789012345678');
   });
 });
+
+describe('hot reads see committed data only (e2e)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await TestApp.start();
+  });
+
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  it('does not show a player whose login batch is still uncommitted, nor after it rolls back', async () => {
+    const player = newPlayer();
+    const { UnitOfWork } = await import('../src/database/unit-of-work');
+    const unitOfWork = app.app.get(UnitOfWork);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let inserted!: () => void;
+    const insertDone = new Promise<void>((resolve) => (inserted = resolve));
+    const transaction = unitOfWork
+      .transaction(async (manager) => {
+        // The DATETIME(3) text both drivers accept (better-sqlite3 cannot bind a Date).
+        const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
+        await manager.query('INSERT INTO players (uuid, mcid, mcid_key, first_login, last_login, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+          player.uuid,
+          player.mcid,
+          player.mcid.toLowerCase(),
+          now,
+          now,
+          now,
+        ]);
+        inserted();
+        await held;
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    await insertDone;
+    expect((await app.get(`/users/${player.uuid}`)).status).toBe(404);
+    release();
+    await transaction;
+    expect((await app.get(`/users/${player.uuid}`)).status).toBe(404);
+  });
+});

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { SqlReader } from './sql-reader';
 
 /** What a cached read can depend on. */
 export type DataTopic = 'cities' | 'players';
@@ -12,7 +12,7 @@ export type DataTopic = 'cities' | 'players';
  */
 @Injectable()
 export class DataVersions {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly reader: SqlReader) {}
 
   async bump(manager: EntityManager, topic: DataTopic): Promise<void> {
     await manager.query('UPDATE data_versions SET version = version + 1 WHERE name = ?', [topic]);
@@ -20,9 +20,9 @@ export class DataVersions {
 
   /** The counters of the topics, as one comparable string. */
   async stamp(topics: readonly DataTopic[]): Promise<string> {
-    const rows = await this.dataSource.query<Array<{ name: string; version: number | string }>>(
+    const rows = await this.reader.all<{ name: string; version: number | string }>(
       `SELECT name, version FROM data_versions WHERE name IN (${topics.map(() => '?').join(',')}) ORDER BY name`,
-      [...topics],
+      topics,
     );
     return rows.map((row) => `${row.name}:${row.version}`).join('|');
   }

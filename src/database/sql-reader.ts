@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Database, Statement } from 'better-sqlite3';
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 
 /**
@@ -10,15 +10,36 @@ import { DataSource } from 'typeorm';
  * microseconds, cached per SQL text); on MySQL it goes through the pool. Profiles of the read
  * endpoints showed TypeORM's query building and hydration as the largest cost per request, so the
  * most-read lookups use this, and every write keeps going through TypeORM and UnitOfWork.
+ *
+ * On a SQLite file it reads through a connection of its own, read-only: TypeORM's single shared
+ * connection would show a reader the uncommitted rows of whatever write transaction is open at
+ * that moment; a second connection in WAL mode sees only committed data.
  */
 @Injectable()
-export class SqlReader {
+export class SqlReader implements OnApplicationShutdown {
   private readonly sqlite: Database | undefined;
+  private readonly ownConnection: boolean;
   private readonly statements = new Map<string, Statement>();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.sqlite =
-      dataSource.options.type === 'better-sqlite3' ? ((dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection) : undefined;
+    if (dataSource.options.type !== 'better-sqlite3') {
+      this.sqlite = undefined;
+      this.ownConnection = false;
+      return;
+    }
+    const shared = (dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
+    // An in-memory database exists only on its one connection.
+    this.ownConnection = !shared.memory;
+    this.sqlite = this.ownConnection ? new BetterSqlite3(shared.name, { readonly: true, fileMustExist: true }) : shared;
+    if (this.ownConnection) {
+      this.sqlite.pragma('busy_timeout = 2000');
+    }
+  }
+
+  onApplicationShutdown(): void {
+    if (this.ownConnection) {
+      this.sqlite?.close();
+    }
   }
 
   async one<T>(sql: string, parameters: readonly unknown[] = []): Promise<T | undefined> {
