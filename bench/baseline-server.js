@@ -1,8 +1,11 @@
 // The yardstick: a plain node:http server answering a fixed JSON body of about the size of a
 // city response. Every service number is reported as a ratio to this, measured in the same run.
+// With BASELINE_BODY_FILE it answers that file's bytes instead (BASELINE_ENCODING names their
+// content encoding): the yardstick for large responses such as the full city list.
 const { createServer } = require('node:http');
+const { readFileSync } = require('node:fs');
 
-const body = JSON.stringify({
+const fixedBody = JSON.stringify({
   status: true,
   code: 200,
   version: 'baseline',
@@ -27,8 +30,14 @@ const body = JSON.stringify({
   },
 });
 
+const body = process.env.BASELINE_BODY_FILE ? readFileSync(process.env.BASELINE_BODY_FILE) : Buffer.from(fixedBody);
+const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length };
+if (process.env.BASELINE_ENCODING) {
+  headers['content-encoding'] = process.env.BASELINE_ENCODING;
+}
+
 const server = createServer((_request, response) => {
-  response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  response.writeHead(200, headers);
   response.end(body);
 });
 server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {

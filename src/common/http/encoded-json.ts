@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+
+const gzipAsync = promisify(gzip);
+const COMPRESS_ABOVE_BYTES = 1024;
 
 /**
  * A response body serialised (and gzipped) once and sent many times: for large, often-read
@@ -8,19 +12,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  */
 export class EncodedJson {
   readonly etag: string;
-  private gzipped: Buffer | undefined;
 
-  constructor(readonly body: Buffer) {
+  private constructor(
+    readonly body: Buffer,
+    readonly gzip: Buffer | undefined,
+  ) {
     this.etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
   }
 
-  static of(value: unknown): EncodedJson {
-    return new EncodedJson(Buffer.from(JSON.stringify(value), 'utf8'));
-  }
-
-  get gzip(): Buffer {
-    this.gzipped ??= gzipSync(this.body, { level: 9 });
-    return this.gzipped;
+  /** Serialises once and compresses once, on the thread pool (a megabyte takes tens of milliseconds). */
+  static async of(value: unknown): Promise<EncodedJson> {
+    const body = Buffer.from(JSON.stringify(value), 'utf8');
+    const gzipped = body.length > COMPRESS_ABOVE_BYTES ? await gzipAsync(body, { level: 9 }) : undefined;
+    return new EncodedJson(body, gzipped);
   }
 
   /** Sends with ETag/If-None-Match (304) and gzip when the client accepts it. */
@@ -32,7 +36,7 @@ export class EncodedJson {
     }
     void reply.header('content-type', 'application/json; charset=utf-8');
     const acceptEncoding = request.headers['accept-encoding'];
-    if (this.body.length > 1024 && typeof acceptEncoding === 'string' && /\bgzip\b/.test(acceptEncoding)) {
+    if (this.gzip && typeof acceptEncoding === 'string' && /\bgzip\b/.test(acceptEncoding)) {
       void reply.header('content-encoding', 'gzip').send(this.gzip);
       return;
     }
