@@ -11,9 +11,10 @@ import { DataSource } from 'typeorm';
  * endpoints showed TypeORM's query building and hydration as the largest cost per request, so the
  * most-read lookups use this, and every write keeps going through TypeORM and UnitOfWork.
  *
- * On a SQLite file it reads through a connection of its own, read-only: TypeORM's single shared
- * connection would show a reader the uncommitted rows of whatever write transaction is open at
- * that moment; a second connection in WAL mode sees only committed data.
+ * On a SQLite file it reads through a connection of its own: TypeORM's single shared connection
+ * would show a reader the uncommitted rows of whatever write transaction is open at that moment;
+ * a second connection in WAL mode sees only committed data. It is opened read-write but with
+ * `query_only`, so it cannot write, yet can checkpoint and remove the WAL if it closes last.
  */
 @Injectable()
 export class SqlReader implements OnApplicationShutdown {
@@ -30,8 +31,9 @@ export class SqlReader implements OnApplicationShutdown {
     const shared = (dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
     // An in-memory database exists only on its one connection.
     this.ownConnection = !shared.memory;
-    this.sqlite = this.ownConnection ? new BetterSqlite3(shared.name, { readonly: true, fileMustExist: true }) : shared;
+    this.sqlite = this.ownConnection ? new BetterSqlite3(shared.name, { fileMustExist: true }) : shared;
     if (this.ownConnection) {
+      this.sqlite.pragma('query_only = ON');
       this.sqlite.pragma('busy_timeout = 2000');
     }
   }
