@@ -108,6 +108,11 @@ describe('user lookups and achievements (e2e)', () => {
       expectError(await app.get('/users/achievements'), 400, 'invalid_request');
       expect((await app.get('/users', { query: { mcid: 'achievements' } })).body.data).toMatchObject({ uuid: named.uuid });
       expect((await app.get('/users/Achievements')).body.data).toMatchObject({ uuid: named.uuid });
+      // The contract's own example: a player named `banlist` is found with ?mcid=banlist.
+      const banlist = { uuid: newPlayer().uuid, mcid: 'banlist' };
+      await logIn(banlist, '2022-01-01T00:00:00Z');
+      expectError(await app.get('/users/banlist'), 400, 'invalid_request');
+      expect((await app.get('/users', { query: { mcid: 'banlist' } })).body.data).toMatchObject({ uuid: banlist.uuid });
     });
   });
 
