@@ -3,7 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { hashSecret, newApiKey } from '../common/secrets';
 import { isUniqueViolation } from '../database/database-errors';
-import { dateOf, SqlReader } from '../database/sql-reader';
+import { SqlReader } from '../database/sql-reader';
+import { dateOf } from '../database/transformers';
 import { ApiKey, ApiScope } from './api-key.entity';
 
 export interface ApiKeyPrincipal {

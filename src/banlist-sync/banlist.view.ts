@@ -1,4 +1,4 @@
-import { isoTime } from '../database/sql-reader';
+import { isoTime } from '../database/transformers';
 import type { BanType } from './upstream-player';
 
 /** Ban-list user data (contract section 4). */

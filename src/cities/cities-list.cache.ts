@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BuildInfo } from '../common/build-info';
 import { EncodedJson } from '../common/http/encoded-json';
+import { successBody } from '../common/http/envelope.hook';
 import { DataTopic, DataVersions } from '../database/data-versions';
 import type { CityView } from './city.view';
 
@@ -29,7 +30,7 @@ export class CitiesListCache {
       return this.cached.response;
     }
     if (this.building?.stamp !== stamp) {
-      const response = load().then((data) => EncodedJson.of({ status: true, code: 200, version: this.build.version, data }));
+      const response = load().then((data) => EncodedJson.of(successBody(200, this.build.version, { data })));
       this.building = { stamp, response };
       response.then(
         (built) => {

@@ -1,4 +1,4 @@
-import { isoTime } from '../database/sql-reader';
+import { isoTime } from '../database/transformers';
 import type { Player } from '../players/player.entity';
 import type { CityAuditEntry } from './city-audit.entity';
 import type { City } from './city.entity';

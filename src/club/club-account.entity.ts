@@ -1,6 +1,5 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { utcDate } from '../database/transformers';
-import { Player } from '../players/player.entity';
 
 export const CLUB_GROUPS = ['default', 'admin'] as const;
 export type ClubGroup = (typeof CLUB_GROUPS)[number];
@@ -12,10 +11,6 @@ export class ClubAccount {
 
   @Column({ name: 'player_uuid', type: 'varchar', length: 36 })
   playerUuid: string;
-
-  @ManyToOne(() => Player, { nullable: false })
-  @JoinColumn({ name: 'player_uuid', referencedColumnName: 'uuid' })
-  player?: Player;
 
   /** argon2id; never selected unless asked for. */
   @Column({ name: 'password_hash', type: 'varchar', length: 255, select: false })

@@ -1,6 +1,5 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { utcDate } from '../database/transformers';
-import { ClubAccount } from './club-account.entity';
 
 @Entity('club_tokens')
 export class ClubToken {
@@ -9,10 +8,6 @@ export class ClubToken {
 
   @Column({ name: 'account_id', type: 'integer' })
   accountId: number;
-
-  @ManyToOne(() => ClubAccount, { nullable: false, onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'account_id' })
-  account?: ClubAccount;
 
   /** sha256 of the token; the token itself is only ever in the client's hands. */
   @Column({ name: 'token_hash', type: 'varchar', length: 64, select: false })

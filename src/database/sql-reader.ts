@@ -68,22 +68,3 @@ export class SqlReader implements OnApplicationShutdown {
     return statement;
   }
 }
-
-/**
- * A DATETIME(3) column as ISO 8601 UTC. better-sqlite3 hands back TypeORM's stored text
- * ("2026-11-22 03:04:05.000", UTC); mysql2 hands back a Date (the pool runs in UTC).
- */
-export function isoTime(value: Date | string | null | undefined): string | null {
-  if (value === null || value === undefined) {
-    return null;
-  }
-  if (value instanceof Date) {
-    return value.toISOString();
-  }
-  return value.includes('T') ? new Date(value).toISOString() : `${value.replace(' ', 'T')}Z`;
-}
-
-/** A DATETIME(3) column as a Date (same inputs as isoTime). */
-export function dateOf(value: Date | string): Date {
-  return value instanceof Date ? value : new Date(value.includes('T') ? value : `${value.replace(' ', 'T')}Z`);
-}

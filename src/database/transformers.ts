@@ -1,15 +1,26 @@
 import type { ValueTransformer } from 'typeorm';
 
-/** DATETIME(3) columns hold UTC; mysql2 may hand back strings for some paths, so normalise to Date. */
+/**
+ * A DATETIME(3) column as ISO 8601 UTC. better-sqlite3 hands back TypeORM's stored text
+ * ("2026-11-22 03:04:05.000", UTC); mysql2 hands back a Date (the pool runs in UTC).
+ */
+export function isoTime(value: Date | string | null | undefined): string | null {
+  if (value === null || value === undefined) {
+    return null;
+  }
+  if (value instanceof Date) {
+    return value.toISOString();
+  }
+  return value.includes('T') ? new Date(value).toISOString() : `${value.replace(' ', 'T')}Z`;
+}
+
+/** A DATETIME(3) column as a Date (same inputs as isoTime). */
+export function dateOf(value: Date | string): Date {
+  return value instanceof Date ? value : new Date(value.includes('T') ? value : `${value.replace(' ', 'T')}Z`);
+}
+
+/** DATETIME(3) columns hold UTC; the drivers hand back text or a Date, entities always get a Date. */
 export const utcDate: ValueTransformer = {
   to: (value: Date | null | undefined) => value,
-  from: (value: Date | string | null) => {
-    if (value === null || value === undefined) {
-      return null;
-    }
-    if (value instanceof Date) {
-      return value;
-    }
-    return new Date(value.includes('T') || value.endsWith('Z') ? value : `${value.replace(' ', 'T')}Z`);
-  },
+  from: (value: Date | string | null | undefined) => (value === null || value === undefined ? null : dateOf(value)),
 };

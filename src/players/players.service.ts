@@ -7,7 +7,8 @@ import { isUniqueViolation } from '../database/database-errors';
 import type { PlayerLoginSummary } from '../users/login-batch';
 import { datetimeParameter, isMysql as mysqlConnection } from '../database/affected-rows';
 import { DataVersions } from '../database/data-versions';
-import { dateOf, SqlReader } from '../database/sql-reader';
+import { SqlReader } from '../database/sql-reader';
+import { dateOf } from '../database/transformers';
 import { Player } from './player.entity';
 
 /**

@@ -3,6 +3,7 @@ import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
+import { isDocsPath } from '../common/http/envelope.hook';
 import type { AppConfig } from '../config/app-config';
 import { RequestRateLimiter } from './request-rate-limiter';
 
@@ -22,10 +23,6 @@ const HELMET_OPTIONS: HelmetOptions = {
 export const DOCS_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
   "connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
-
-function isDocs(url: string): boolean {
-  return url === '/docs' || url.startsWith('/docs/') || url.startsWith('/docs?');
-}
 
 /** CORS_ORIGINS: comma-separated origins (`https://club.example.org`); `*` allows any origin. */
 export function parseCorsOrigins(value: string | undefined): string[] {
@@ -60,7 +57,7 @@ export async function registerHttpHygiene(fastify: FastifyInstance, config: AppC
   const apiHeaders = helmetHeaders(HELMET_OPTIONS);
   const docsHeaders = { ...apiHeaders, 'content-security-policy': DOCS_CSP };
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    if (isDocs(request.url)) {
+    if (isDocsPath(request.url)) {
       void reply.headers(docsHeaders);
     } else {
       void reply.headers(apiHeaders);

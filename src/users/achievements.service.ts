@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
-import { isoTime, SqlReader } from '../database/sql-reader';
+import { SqlReader } from '../database/sql-reader';
+import { isoTime } from '../database/transformers';
 import { UnitOfWork } from '../database/unit-of-work';
 import { datetimeParameter, executeCountingRows, insertIgnore } from '../database/affected-rows';
 import { Achievement } from './achievement.entity';

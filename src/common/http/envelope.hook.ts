@@ -1,5 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 
+/** The base response of a success: the only place that spells it. */
+export function successBody(code: number, version: string, fields: object): Record<string, unknown> {
+  return { status: true, code, version, ...fields };
+}
+
+/** `/docs`, `/docs/openapi.json`, …: Swagger's pages and documents, served as they are. */
+export function isDocsPath(url: string | undefined): boolean {
+  return url !== undefined && (url === '/docs' || url.startsWith('/docs/') || url.startsWith('/docs?'));
+}
+
 /**
  * Wraps every successful handler result in the base response: `{status: true, code, version,
  * ...fields}`; handlers return only their endpoint fields. `code` is the status actually sent.
@@ -11,15 +21,10 @@ import type { FastifyInstance } from 'fastify';
  */
 export function registerEnvelope(fastify: FastifyInstance, version: string): void {
   fastify.addHook('preSerialization', (request, reply, payload, done) => {
-    if (reply.statusCode >= 300 || typeof payload !== 'object' || payload === null || Array.isArray(payload) || isDocs(request.routeOptions.url)) {
+    if (reply.statusCode >= 300 || typeof payload !== 'object' || payload === null || Array.isArray(payload) || isDocsPath(request.routeOptions.url)) {
       done(null, payload);
       return;
     }
-    done(null, { status: true, code: reply.statusCode, version, ...payload });
+    done(null, successBody(reply.statusCode, version, payload));
   });
-}
-
-/** The OpenAPI document is served as it is. */
-function isDocs(url: string | undefined): boolean {
-  return url !== undefined && url.startsWith('/docs');
 }
