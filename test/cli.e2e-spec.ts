@@ -43,6 +43,29 @@ describe('command line (e2e)', () => {
     expectError(await app.post('/game-server/userkeys', player, { headers: { 'x-api-key': output.key as string } }), 401, 'unauthorized');
   });
 
+  it('refreshes lastUsedAt at most once a minute', async () => {
+    const key = await app.createApiKey(['game-server'], 'once-a-minute');
+    const lastUsed = async (): Promise<string> => {
+      const rows = await app.dataSource.query<Array<{ at: unknown }>>('SELECT last_used_at AS at FROM api_keys WHERE name = ?', ['once-a-minute']);
+      return String(rows[0]?.at instanceof Date ? rows[0].at.toISOString() : rows[0]?.at);
+    };
+    const use = async (): Promise<void> => {
+      expect((await app.post('/game-server/userkeys', newPlayer(), { headers: { 'x-api-key': key } })).status).toBe(201);
+    };
+    await use();
+    const first = await lastUsed();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await use();
+    expect(await lastUsed()).toBe(first);
+    // A minute later (moved back in the database) the next use records the time again.
+    const twoMinutesAgo = new Date(Date.now() - 120_000).toISOString().replace('T', ' ').replace('Z', '');
+    await app.dataSource.query('UPDATE api_keys SET last_used_at = ? WHERE name = ?', [twoMinutesAgo, 'once-a-minute']);
+    await use();
+    const refreshed = await lastUsed();
+    expect(refreshed).not.toBe(first);
+    expect(Date.parse(refreshed.includes('T') ? refreshed : `${refreshed.replace(' ', 'T')}Z`)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
   it('refuses a duplicate key name and an unknown scope with exit code 1', async () => {
     expect((await runCli(['apikey:create', '--name', 'dup', '--scope', 'operator', '--json'], env)).code).toBe(0);
     const duplicate = await runCli(['apikey:create', '--name', 'dup', '--scope', 'operator', '--json'], env);
