@@ -1,0 +1,48 @@
+// The load generator, in its own process (forked by bench.js), so that no server under test shares
+// a process or an event loop with autocannon. Each IPC message is one measurement:
+// { id, url, paths: [...], headers, method, body, connections, duration, overallRate }; a random
+// path of the list is sent on every request. The answer is { id, result } or { id, error }.
+const autocannon = require('autocannon');
+
+function measure(job) {
+  return new Promise((resolve, reject) => {
+    const paths = job.paths;
+    autocannon(
+      {
+        url: job.url,
+        connections: job.connections,
+        duration: job.duration,
+        overallRate: job.overallRate,
+        requests: [
+          {
+            method: job.method ?? 'GET',
+            headers: job.headers ?? {},
+            setupRequest: (request) => {
+              request.path = paths[Math.floor(Math.random() * paths.length)];
+              return request;
+            },
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+process.on('message', (job) => {
+  measure(job).then(
+    (result) =>
+      process.send({
+        id: job.id,
+        result: {
+          rps: result.requests.average,
+          total: result.requests.total,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          errors: result.errors + result.timeouts + result.non2xx - (result['3xx'] ?? 0),
+        },
+      }),
+    (error) => process.send({ id: job.id, error: String(error?.stack ?? error) }),
+  );
+});
+process.on('disconnect', () => process.exit(0));
