@@ -15,10 +15,10 @@
 // BENCH_ROUNDS (3); BENCH_CONNECTIONS (50); BENCH_FULL=1 for the large data set (100,000 players,
 // 2,000 cities) instead of the default 2,000 players and 200 cities; BENCH_ONLY=<regex> to measure
 // only matching hot reads (with the baselines) and skip the rest, e.g. for profiling;
-// BENCH_NODE_FLAGS for the service process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+// BENCH_SAVE_DB=<file> keeps a copy of the seeded SQLite database; BENCH_NODE_FLAGS for the service process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 const { fork, spawn, spawnSync } = require('node:child_process');
 const { createServer } = require('node:http');
-const { mkdirSync, writeFileSync, existsSync, readFileSync, rmSync } = require('node:fs');
+const { copyFileSync, mkdirSync, writeFileSync, existsSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { gzipSync } = require('node:zlib');
@@ -274,6 +274,11 @@ async function main() {
   const seeder = await startService(env);
   const cities = await seedCities(seeder.base, operatorKey);
   await stopService(seeder);
+  if (process.env.BENCH_SAVE_DB && database.kind === 'sqlite') {
+    // For profiling loops: the seeded database, reusable without seeding again.
+    copyFileSync(database.url.slice('sqlite:'.length), process.env.BENCH_SAVE_DB);
+    writeFileSync(`${process.env.BENCH_SAVE_DB}.json`, JSON.stringify({ cities, operatorKey }));
+  }
   log(`seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
   const service = await startService(env);
   const raw = await startYardstick('baseline-server.js');

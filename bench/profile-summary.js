@@ -51,3 +51,38 @@ for (const [area, ticks] of [...byArea].sort((a, b) => b[1] - a[1]).slice(0, 15)
 out.push('', `Top ${top} functions (self time):`);
 for (const [key, ticks] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) {out.push(`${pct(ticks)}  ${key}`);}
 process.stdout.write(`${out.join('\n')}\n`);
+
+// Inclusive (total) time of the functions most on the stack, our code and the frameworks, so the
+// cost of a pipe, guard or hook shows with everything it calls. Recursion is counted once.
+if (process.env.PROFILE_INCLUSIVE !== '0') {
+  const parent = new Map();
+  for (const node of profile.nodes) {
+    for (const child of node.children ?? []) {
+      parent.set(child, node.id);
+    }
+  }
+  const inclusive = new Map();
+  for (const [id, ticks] of selfTicks) {
+    if (nodes.get(id).callFrame.functionName === '(idle)') {
+      continue;
+    }
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const { callFrame } = nodes.get(at);
+      if (!callFrame.url) {
+        continue;
+      }
+      const where = `${callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/dist\//, 'dist/')}:${callFrame.lineNumber + 1}`;
+      const key = `${callFrame.functionName || '(anonymous)'} ${where}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        inclusive.set(key, (inclusive.get(key) ?? 0) + ticks);
+      }
+    }
+  }
+  const lines = ['', `Top ${top} functions (total time, with callees):`];
+  for (const [key, ticks] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    lines.push(`${pct(ticks)}  ${key}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

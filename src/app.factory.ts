@@ -9,6 +9,7 @@ import { BuildInfo } from './common/build-info';
 import { assertSingleValued, registerBodyParsers } from './common/http/body-parsers';
 import { registerEnvelope } from './common/http/envelope.hook';
 import { RouteTable } from './common/http/route-table';
+import { lazyChildLoggerFactory } from './common/logging/lazy-request-logger';
 import { PinoNestLogger } from './common/logging/pino-nest-logger';
 import { REDACTED_PATHS, redactUrl } from './common/logging/redact';
 import { AppConfig } from './config/app-config';
@@ -55,6 +56,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     },
     // One line per request is written by the onResponse hook below, with secrets redacted.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLoggerFactory,
     genReqId: () => randomUUID(),
     requestIdHeader: 'x-request-id',
     bodyLimit: SMALL_BODY_LIMIT,
@@ -84,17 +86,13 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       done(error as Error);
     }
   });
-  fastify.addHook('onSend', (request, reply, payload, done) => {
-    void reply.header('x-request-id', request.id);
-    done(null, payload);
-  });
-  const logRequests = ['info', 'debug', 'trace'].includes(config.LOG_LEVEL);
-  fastify.addHook('onResponse', (request, reply, done) => {
-    if (logRequests) {
+  // Not even registered when the level would drop the line: every hook costs each request.
+  if (['info', 'debug', 'trace'].includes(config.LOG_LEVEL)) {
+    fastify.addHook('onResponse', (request, reply, done) => {
       request.log.info({ method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
-    }
-    done();
-  });
+      done();
+    });
+  }
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes), adapter, { bufferLogs: true, bodyParser: false });
   app.useLogger(new PinoNestLogger(fastify.log));

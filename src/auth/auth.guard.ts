@@ -19,7 +19,8 @@ export class AuthGuard implements CanActivate {
   /** Route metadata never changes, so it is read once per handler instead of once per request. */
   private readonly requirements = new WeakMap<object, AuthRequirement | null>();
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** Synchronous for public routes (most reads): Nest then skips awaiting a promise. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const handler = context.getHandler();
     let requirement = this.requirements.get(handler);
     if (requirement === undefined) {
@@ -29,7 +30,10 @@ export class AuthGuard implements CanActivate {
     if (!requirement) {
       return true;
     }
-    const request = context.switchToHttp().getRequest<RequestWithCaller>();
+    return this.activate(requirement, context.switchToHttp().getRequest<RequestWithCaller>());
+  }
+
+  private async activate(requirement: AuthRequirement, request: RequestWithCaller): Promise<boolean> {
     request[CALLER] = await this.authenticate(requirement, request);
     return true;
   }

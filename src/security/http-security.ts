@@ -48,8 +48,9 @@ function corsOptions(origins: string[]): FastifyCorsOptions {
 }
 
 /**
- * Security headers and CORS, registered on the bare Fastify instance before Nest adds its
- * routes, so they cover every response (errors and 404s included).
+ * Security headers, `x-request-id` and CORS, registered on the bare Fastify instance before Nest
+ * adds its routes, so they cover every response (errors and 404s included). One onSend hook sets
+ * all of a response's fixed headers: each hook is a step of every request.
  */
 export async function registerHttpHygiene(fastify: FastifyInstance, config: AppConfig): Promise<void> {
   // Our helmet headers do not depend on the request, so helmet runs once here instead of once
@@ -66,6 +67,7 @@ export async function registerHttpHygiene(fastify: FastifyInstance, config: AppC
         void reply.header('cache-control', 'no-store');
       }
     }
+    void reply.header('x-request-id', request.id);
     done(null, payload);
   });
   const origins = parseCorsOrigins(config.CORS_ORIGINS);
