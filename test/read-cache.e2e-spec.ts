@@ -120,24 +120,32 @@ describe('GET /cities read cache (e2e)', () => {
 
 describe('GET /cities read cache and player changes (e2e)', () => {
   let app: TestApp;
+  let gameServerKey: string;
+  let operatorKey: string;
 
   beforeAll(async () => {
     app = await TestApp.start();
+    gameServerKey = await app.createApiKey(['game-server']);
+    operatorKey = await app.createApiKey(['operator'], 'ops');
   });
 
   afterAll(async () => {
     await app.stop();
   });
 
-  it("shows the owner's new game id and chat id on the next read", async () => {
-    const gameServerKey = await app.createApiKey(['game-server']);
-    const operatorKey = await app.createApiKey(['operator'], 'ops');
+  /** A new player with a city; `ownerOf()` reads the owner as GET /cities shows it. */
+  async function cityOwner() {
     const player = newPlayer();
     const userkey = await app.issueUserKey(gameServerKey, player.uuid, player.mcid);
     const created = await app.post<{ cityId: number }>('/cities/create', cityBody(userkey), { headers: { 'x-api-key': operatorKey } });
     expect(created.status).toBe(201);
     const ownerOf = async () => (await app.get<{ data: Array<{ id: number; owner: { mcid: string; chatid: string | null } }> }>('/cities')).body.data.find((city) => city.id === created.body.cityId)?.owner;
     expect((await ownerOf())?.mcid).toBe(player.mcid);
+    return { player, ownerOf };
+  }
+
+  it("shows the owner's new game id and chat id on the next read", async () => {
+    const { player, ownerOf } = await cityOwner();
 
     const renamed = `${player.mcid.slice(0, 10)}_new`;
     const login = await app.post('/game-server/logins', { logins: [{ uuid: player.uuid, mcid: renamed, loggedInAt: new Date().toISOString() }] }, { headers: { 'x-api-key': gameServerKey } });
@@ -147,18 +155,6 @@ describe('GET /cities read cache and player changes (e2e)', () => {
     const linked = await app.request('PUT', `/game-server/chat-links/${player.uuid}`, { body: { chatid: '123456789012345678' }, headers: { 'x-api-key': gameServerKey } });
     expect(linked.status).toBe(200);
     expect((await ownerOf())?.chatid).toBe('123456789012345678');
-  });
-});
-
-describe('GET /cities read cache and login batches of non-owners (e2e)', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await TestApp.start();
-  });
-
-  afterAll(async () => {
-    await app.stop();
   });
 
   it("does not rebuild the list for a login batch of players who own no city, but shows an owner's rename", async () => {
@@ -173,14 +169,7 @@ describe('GET /cities read cache and login batches of non-owners (e2e)', () => {
       }),
     );
     try {
-      const gameServerKey = await app.createApiKey(['game-server']);
-      const operatorKey = await app.createApiKey(['operator'], 'ops');
-      const owner = newPlayer();
-      const userkey = await app.issueUserKey(gameServerKey, owner.uuid, owner.mcid);
-      const created = await app.post<{ cityId: number }>('/cities/create', cityBody(userkey), { headers: { 'x-api-key': operatorKey } });
-      expect(created.status).toBe(201);
-      const ownerOf = async () => (await app.get<CityList>('/cities')).body.data.find((city) => city.id === created.body.cityId)?.owner;
-      expect((await ownerOf())?.mcid).toBe(owner.mcid);
+      const { player: owner, ownerOf } = await cityOwner();
       const builtBefore = builds;
 
       // A batch of players without cities (new ones, and the owner logging in under the same name).
