@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import type { Transaction } from '../database/unit-of-work';
+import { In } from 'typeorm';
 import { isUniqueViolation } from '../database/database-errors';
 import { SqlReader } from '../database/sql-reader';
 import { dateOf, isoTime } from '../database/transformers';
@@ -147,7 +148,7 @@ export class BanlistRepository {
    * Replaces a player's mirrored data (`null`: the upstream has no record, so a clean one).
    * Returns how many of the player's bans were lifted and removed.
    */
-  async replacePlayer(tx: EntityManager, uuid: string, upstream: UpstreamPlayer | null, syncedAt: Date): Promise<number> {
+  async replacePlayer(tx: Transaction, uuid: string, upstream: UpstreamPlayer | null, syncedAt: Date): Promise<number> {
     await tx.upsert(BanlistPlayer, { uuid, upstreamName: upstream?.name ?? null, reputation: upstream?.reputation ?? CLEAN_REPUTATION, syncedAt }, ['uuid']);
     const incoming = upstream?.bans ?? [];
     const keep = new Set(incoming.map((ban) => ban.banId));
@@ -167,7 +168,7 @@ export class BanlistRepository {
     return lifted.length;
   }
 
-  async insertRun(tx: EntityManager, trigger: SyncTrigger, summary: SyncSummary): Promise<void> {
+  async insertRun(tx: Transaction, trigger: SyncTrigger, summary: SyncSummary): Promise<void> {
     await tx.insert(BanlistSyncRun, {
       triggeredBy: trigger,
       players: summary.players,
@@ -185,7 +186,7 @@ export class BanlistRepository {
   }
 
   /** Takes a free or expired lease in one conditional UPDATE (the database decides the race). */
-  async takeLease(tx: EntityManager, name: string, holder: string, expiresAt: Date, now: Date): Promise<boolean> {
+  async takeLease(tx: Transaction, name: string, holder: string, expiresAt: Date, now: Date): Promise<boolean> {
     const result = await tx
       .createQueryBuilder()
       .update(SyncLease)
@@ -197,7 +198,7 @@ export class BanlistRepository {
   }
 
   /** Creates a lease row already held; false when the row exists. */
-  async createLease(tx: EntityManager, name: string, holder: string, expiresAt: Date): Promise<boolean> {
+  async createLease(tx: Transaction, name: string, holder: string, expiresAt: Date): Promise<boolean> {
     try {
       await tx.insert(SyncLease, { name, holder, expiresAt });
       return true;
@@ -210,7 +211,7 @@ export class BanlistRepository {
   }
 
   /** Sets the expiry of a lease still held by `holder` (null `expiresAt` with null `to` releases it). */
-  async updateHeldLease(tx: EntityManager, name: string, holder: string, to: { holder: string | null; expiresAt: Date | null }): Promise<boolean> {
+  async updateHeldLease(tx: Transaction, name: string, holder: string, to: { holder: string | null; expiresAt: Date | null }): Promise<boolean> {
     const result = await tx.createQueryBuilder().update(SyncLease).set(to).where('name = :name AND holder = :holder', { name, holder }).execute();
     return result.affected === 1;
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { Transaction } from '../database/unit-of-work';
+import { DataSource } from 'typeorm';
 import { SqlReader } from '../database/sql-reader';
 import { ClubAccount, ClubGroup } from './club-account.entity';
 
@@ -34,7 +35,7 @@ export class ClubAccountsRepository {
   }
 
   /** Creates an account without a token; returns its id. */
-  async create(tx: EntityManager, playerUuid: string, passwordHash: string, createdAt: Date): Promise<number> {
+  async create(tx: Transaction, playerUuid: string, passwordHash: string, createdAt: Date): Promise<number> {
     const inserted = await tx.insert(ClubAccount, { playerUuid, passwordHash, nickname: null, clubgroup: 'default', currentTokenId: null, createdAt });
     return inserted.identifiers[0]?.id as number;
   }

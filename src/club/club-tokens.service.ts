@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { CLUB_TOKEN_PATTERN } from '../common/identifiers';
 import { hashSecret, newClubToken } from '../common/secrets';
 import { AppConfig } from '../config/app-config';
+import type { Transaction } from '../database/unit-of-work';
 import type { ClubSession } from './club-session';
 import { TokenSession, TokensRepository } from './tokens.repository';
 
@@ -23,7 +23,7 @@ export class ClubTokensService {
   ) {}
 
   /** Issues a token inside the caller's transaction and makes it the account's only valid one. */
-  async issue(tx: EntityManager, accountId: number): Promise<IssuedToken> {
+  async issue(tx: Transaction, accountId: number): Promise<IssuedToken> {
     const usertoken = newClubToken();
     const issuedAt = new Date();
     const expiresAt = new Date(issuedAt.getTime() + this.config.CLUB_TOKEN_TTL_SECONDS * 1000);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, LessThan } from 'typeorm';
+import type { Transaction } from '../database/unit-of-work';
+import { DataSource, LessThan } from 'typeorm';
 import { SqlReader } from '../database/sql-reader';
 import { dateOf } from '../database/transformers';
 import { UserKey } from '../user-keys/user-key.entity';
@@ -87,14 +88,14 @@ export class TokensRepository {
   ) {}
 
   /** Stores a token and makes it the account's current one (superseding the rest); returns its id. */
-  async createCurrentToken(tx: EntityManager, accountId: number, tokenHash: string, issuedAt: Date, expiresAt: Date): Promise<number> {
+  async createCurrentToken(tx: Transaction, accountId: number, tokenHash: string, issuedAt: Date, expiresAt: Date): Promise<number> {
     const inserted = await tx.insert(ClubToken, { accountId, tokenHash, issuedAt, expiresAt, loggedOutAt: null });
     const tokenId = inserted.identifiers[0]?.id as number;
     await tx.update(ClubAccount, { id: accountId }, { currentTokenId: tokenId });
     return tokenId;
   }
 
-  async deleteTokensExpiredBefore(tx: EntityManager, accountId: number, before: Date): Promise<void> {
+  async deleteTokensExpiredBefore(tx: Transaction, accountId: number, before: Date): Promise<void> {
     await tx.delete(ClubToken, { accountId, expiresAt: LessThan(before) });
   }
 
@@ -108,7 +109,7 @@ export class TokensRepository {
   }
 
   /** Replaces a player's user key (one per player). */
-  async replaceUserKey(tx: EntityManager, playerUuid: string, keyHash: string, createdAt: Date, expiresAt: Date): Promise<void> {
+  async replaceUserKey(tx: Transaction, playerUuid: string, keyHash: string, createdAt: Date, expiresAt: Date): Promise<void> {
     await tx.delete(UserKey, { playerUuid });
     await tx.insert(UserKey, { playerUuid, keyHash, createdAt, expiresAt, spentAt: null });
   }
@@ -119,7 +120,7 @@ export class TokensRepository {
   }
 
   /** Spends an unspent, unexpired key; false when another request spent it first (or it expired). */
-  async spendUserKey(tx: EntityManager, id: number, now: Date): Promise<boolean> {
+  async spendUserKey(tx: Transaction, id: number, now: Date): Promise<boolean> {
     const result = await tx
       .createQueryBuilder()
       .update(UserKey)

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import type { Transaction } from '../database/unit-of-work';
+import { DataSource, In } from 'typeorm';
 import type { PlayerIdentifier } from '../common/identifiers';
 import { datetimeParameter, executeCountingRows, insertIgnore, isMysql } from '../database/affected-rows';
 import { SqlReader } from '../database/sql-reader';
@@ -152,13 +153,13 @@ export class PlayersRepository {
   }
 
   /** The player as the transaction sees it (its own uncommitted writes included). */
-  async getInTransaction(tx: EntityManager, uuid: string): Promise<PlayerRecord | null> {
+  async getInTransaction(tx: Transaction, uuid: string): Promise<PlayerRecord | null> {
     const rows = await tx.query<PlayerRow[]>(BY_UUID_SQL, [uuid]);
     return toPlayer(rows[0]);
   }
 
   /** Inserts a player not seen before; false when the row already exists. */
-  async createIfAbsent(tx: EntityManager, uuid: string, mcid: string, createdAt: Date): Promise<boolean> {
+  async createIfAbsent(tx: Transaction, uuid: string, mcid: string, createdAt: Date): Promise<boolean> {
     const inserted = await executeCountingRows(
       tx,
       `${insertIgnore(tx)} INTO players (uuid, mcid, mcid_key, created_at) VALUES (?, ?, ?, ?)`,
@@ -167,17 +168,17 @@ export class PlayersRepository {
     return inserted > 0;
   }
 
-  async rename(tx: EntityManager, uuid: string, mcid: string): Promise<void> {
+  async rename(tx: Transaction, uuid: string, mcid: string): Promise<void> {
     await tx.update(Player, { uuid }, { mcid, mcidKey: mcid.toLowerCase() });
   }
 
   /** The player holding a chat id, if any. */
-  async getChatHolder(tx: EntityManager, chatid: string): Promise<string | null> {
+  async getChatHolder(tx: Transaction, chatid: string): Promise<string | null> {
     const rows = await tx.query<Array<{ uuid: string }>>(CHAT_HOLDER_SQL, [chatid]);
     return rows[0]?.uuid ?? null;
   }
 
-  async setChatid(tx: EntityManager, uuid: string, chatid: string | null): Promise<void> {
+  async setChatid(tx: Transaction, uuid: string, chatid: string | null): Promise<void> {
     await tx.update(Player, { uuid }, { chatid });
   }
 
@@ -186,7 +187,7 @@ export class PlayersRepository {
    * MySQL the rows are locked, so a concurrent batch cannot change them between this read and
    * the caller's write, and the caller's before/after comparison is exact.
    */
-  async getOwnerNames(tx: EntityManager, uuids: readonly string[]): Promise<OwnerNames[]> {
+  async getOwnerNames(tx: Transaction, uuids: readonly string[]): Promise<OwnerNames[]> {
     const lock = isMysql(tx) ? ' FOR UPDATE' : '';
     const sorted = [...new Set(uuids)].sort();
     const result: OwnerNames[] = [];
@@ -207,7 +208,7 @@ export class PlayersRepository {
    * strictly later login), so batches that touch one player commute: any order, any concurrency,
    * the same result.
    */
-  async upsertFromLogins(tx: EntityManager, summaries: readonly PlayerLoginSummary[]): Promise<void> {
+  async upsertFromLogins(tx: Transaction, summaries: readonly PlayerLoginSummary[]): Promise<void> {
     // MySQL evaluates SET left to right, so last_login comes last: the conditions before it must see the old value.
     const later = (incoming: string): string => `players.last_login IS NULL OR players.last_login < ${incoming}`;
     const upsert = isMysql(tx)
@@ -243,7 +244,7 @@ export class PlayersRepository {
   }
 
   /** Stores login records, skipping exact repeats (same player and time); returns how many were new. */
-  async insertLogins(tx: EntityManager, records: readonly LoginInput[]): Promise<number> {
+  async insertLogins(tx: Transaction, records: readonly LoginInput[]): Promise<number> {
     let inserted = 0;
     for (const chunk of chunks(records, INSERT_CHUNK)) {
       inserted += await executeCountingRows(
@@ -262,7 +263,7 @@ export class PlayersRepository {
   }
 
   /** Which of `ids` are defined achievements. */
-  async getDefinedAchievementIds(tx: EntityManager, ids: readonly number[]): Promise<Set<number>> {
+  async getDefinedAchievementIds(tx: Transaction, ids: readonly number[]): Promise<Set<number>> {
     if (ids.length === 0) {
       return new Set();
     }
@@ -270,7 +271,7 @@ export class PlayersRepository {
     return new Set(rows.map((row) => row.id));
   }
 
-  async insertAchievements(tx: EntityManager, definitions: readonly AchievementDefinition[], now: Date): Promise<void> {
+  async insertAchievements(tx: Transaction, definitions: readonly AchievementDefinition[], now: Date): Promise<void> {
     if (definitions.length > 0) {
       await tx.insert(
         Achievement,
@@ -279,12 +280,12 @@ export class PlayersRepository {
     }
   }
 
-  async updateAchievement(tx: EntityManager, definition: AchievementDefinition, now: Date): Promise<void> {
+  async updateAchievement(tx: Transaction, definition: AchievementDefinition, now: Date): Promise<void> {
     await tx.update(Achievement, { id: definition.id }, { title: definition.title, description: definition.description, hidden: definition.hidden, updatedAt: now });
   }
 
   /** Stores unlocks, skipping repeats (same player and achievement); returns how many were new. */
-  async insertUnlocks(tx: EntityManager, items: readonly UnlockInput[], now: Date): Promise<number> {
+  async insertUnlocks(tx: Transaction, items: readonly UnlockInput[], now: Date): Promise<number> {
     return executeCountingRows(
       tx,
       `${insertIgnore(tx)} INTO achievement_unlocks (player_uuid, achievement_id, unlocked_at, created_at) VALUES ${items.map(() => '(?, ?, ?, ?)').join(', ')}`,

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { PlayerIdentifier } from '../common/identifiers';
 import { DataVersions } from '../database/data-versions';
-import { UnitOfWork } from '../database/unit-of-work';
+import { Transaction, UnitOfWork } from '../database/unit-of-work';
 import type { PlayerLoginSummary } from '../users/login-batch';
 import { OwnerNames, PlayerRecord, PlayersRepository } from './players.repository';
 
@@ -40,7 +39,7 @@ export class PlayersService {
   }
 
   /** Records a player seen for the first time (e.g. when a user key is issued); keeps an existing row. */
-  async ensure(uuid: string, mcid: string, tx?: EntityManager): Promise<void> {
+  async ensure(uuid: string, mcid: string, tx?: Transaction): Promise<void> {
     if (!tx) {
       return this.unitOfWork.transaction((inner) => this.ensure(uuid, mcid, inner));
     }
@@ -59,7 +58,7 @@ export class PlayersService {
    * Keeps `players` in step with newly stored login records, inside the caller's transaction.
    * Bumps `players` for every batch, `city-owners` only when a city owner's name changed.
    */
-  async recordLogins(tx: EntityManager, summaries: readonly PlayerLoginSummary[]): Promise<void> {
+  async recordLogins(tx: Transaction, summaries: readonly PlayerLoginSummary[]): Promise<void> {
     if (summaries.length === 0) {
       return;
     }
@@ -71,12 +70,12 @@ export class PlayersService {
   }
 
   /** Links or unlinks a chat id inside the caller's transaction (same version bumps as a rename). */
-  async setChatid(tx: EntityManager, uuid: string, chatid: string | null): Promise<void> {
+  async setChatid(tx: Transaction, uuid: string, chatid: string | null): Promise<void> {
     await this.changeNames(tx, [uuid], () => this.players.setChatid(tx, uuid, chatid));
   }
 
   /** Runs a write that may change what player reads show, bumping only the topics it really changed. */
-  private async changeNames(tx: EntityManager, uuids: readonly string[], write: () => Promise<void>): Promise<void> {
+  private async changeNames(tx: Transaction, uuids: readonly string[], write: () => Promise<void>): Promise<void> {
     const before = await this.players.getOwnerNames(tx, uuids);
     await write();
     await this.versions.bump(tx, 'players');

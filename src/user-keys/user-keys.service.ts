@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { USER_KEY_PATTERN } from '../common/identifiers';
 import { hashSecret, newUserKey } from '../common/secrets';
 import { AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/database-errors';
-import { UnitOfWork } from '../database/unit-of-work';
+import { Transaction, UnitOfWork } from '../database/unit-of-work';
 import { PlayersService } from '../players/players.service';
 import { TokensRepository } from '../club/tokens.repository';
 
@@ -69,7 +68,7 @@ export class UserKeysService {
    * Spends the key inside the caller's transaction. The conditional update is the arbiter between
    * concurrent requests: exactly one sees a changed row, the others get 401 and roll back.
    */
-  async spend(tx: EntityManager, key: PendingUserKey): Promise<void> {
+  async spend(tx: Transaction, key: PendingUserKey): Promise<void> {
     if (!(await this.tokens.spendUserKey(tx, key.id, new Date()))) {
       throw ApiError.unauthorized('The user key was already used; get a new one with /getuserkey in game.');
     }

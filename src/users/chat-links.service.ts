@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { isUniqueViolation } from '../database/database-errors';
-import { UnitOfWork } from '../database/unit-of-work';
+import { Transaction, UnitOfWork } from '../database/unit-of-work';
 import { PlayersRepository } from '../players/players.repository';
 import { PlayersService } from '../players/players.service';
 
@@ -50,7 +49,7 @@ export class ChatLinksService {
     });
   }
 
-  private async requirePlayer(tx: EntityManager, uuid: string): Promise<void> {
+  private async requirePlayer(tx: Transaction, uuid: string): Promise<void> {
     if (!(await this.repository.getInTransaction(tx, uuid))) {
       throw ApiError.notFound(`No player with uuid ${uuid}; send a login or issue a user key first.`);
     }
