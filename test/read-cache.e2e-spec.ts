@@ -1,5 +1,8 @@
 import { gunzipSync } from 'node:zlib';
-import { newPlayer, registerClubUser, TestApp } from './support/test-app';
+import { ClubAccountsService } from '../src/club/club-accounts.service';
+import { AppConfig } from '../src/config/app-config';
+import { FakeBanlist, upstreamPlayer } from './support/fake-banlist';
+import { expectError, newPlayer, registerClubUser, TestApp } from './support/test-app';
 
 type CityList = { data: Array<{ id: number; name: string; owner: { uuid: string; mcid: string } }> };
 
@@ -249,5 +252,114 @@ describe('hot reads see committed data only (e2e)', () => {
     release();
     await transaction;
     expect((await app.get(`/users/${player.uuid}`)).status).toBe(404);
+  });
+});
+
+/**
+ * The hot single reads (`/users/{x}`, `/cities/{id}`, `/cities/{uuid}`, `/users/banlist/{uuid}`,
+ * `/club/@me`) are cached per key: every write must still show on the next read, on the instance
+ * that cached it, when another instance sharing the database writes.
+ */
+describe('hot single reads are cached and see every write (e2e)', () => {
+  const upstream = new FakeBanlist();
+  let app: TestApp;
+  let other: TestApp;
+  let gameServerKey: string;
+  let operatorKey: string;
+
+  beforeAll(async () => {
+    const url = await upstream.start();
+    app = await TestApp.start({ BANLIST_SOURCE_URL: url, BANLIST_TIMEOUT_MS: '1000' });
+    // The second instance writes through the CAPTCHA too: it gets the first one's stand-in.
+    const captchaUrl = app.app.get(AppConfig).RECAPTCHA_VERIFY_URL;
+    other = await TestApp.start({ BANLIST_SOURCE_URL: url, BANLIST_TIMEOUT_MS: '1000', RECAPTCHA_VERIFY_URL: captchaUrl }, { database: app.database, captcha: app.captcha });
+    gameServerKey = await app.createApiKey(['game-server']);
+    operatorKey = await app.createApiKey(['operator'], 'ops');
+  });
+
+  afterAll(async () => {
+    await other.stop({ keepDatabase: true, keepCaptcha: true });
+    await app.stop();
+    await upstream.stop();
+  });
+
+  const login = (uuid: string, mcid: string, at = new Date()) =>
+    other.post('/game-server/logins', { logins: [{ uuid, mcid, loggedInAt: at.toISOString() }] }, { headers: { 'x-api-key': gameServerKey } });
+
+  it('shows a player logging in, renaming and linking a chat id on the next read (and twice in a row)', async () => {
+    const player = newPlayer();
+    const chatid = `4${String(Date.now()).padStart(17, '0')}`.slice(0, 18);
+    for (const path of [`/users/${player.uuid}`, `/users/${player.mcid}`, `/users/${chatid}`]) {
+      expect((await app.get(path)).status).toBe(404);
+      expect((await app.get(path)).status).toBe(404);
+    }
+    expect((await login(player.uuid, player.mcid)).status).toBe(200);
+    expect((await app.get<{ data: { mcid: string } }>(`/users/${player.uuid}`)).body.data.mcid).toBe(player.mcid);
+    expect((await app.get<{ data: { uuid: string } }>(`/users/${player.mcid}`)).body.data.uuid).toBe(player.uuid);
+
+    const renamed = `${player.mcid.slice(0, 10)}_rn`;
+    expect((await login(player.uuid, renamed, new Date(Date.now() + 1000))).status).toBe(200);
+    expect((await app.get<{ data: { mcid: string } }>(`/users/${player.uuid}`)).body.data.mcid).toBe(renamed);
+    expect((await app.get(`/users/${player.mcid}`)).status).toBe(404);
+    expect((await app.get<{ data: { uuid: string } }>(`/users/${renamed}`)).body.data.uuid).toBe(player.uuid);
+
+    const linked = await other.request('PUT', `/game-server/chat-links/${player.uuid}`, { body: { chatid }, headers: { 'x-api-key': gameServerKey } });
+    expect(linked.status).toBe(200);
+    expect((await app.get<{ data: { uuid: string } }>(`/users/${chatid}`)).body.data.uuid).toBe(player.uuid);
+    expect((await app.get<{ data: { chatid: string } }>(`/users/${player.uuid}`)).body.data.chatid).toBe(chatid);
+  });
+
+  it("shows a city's creation, edit, owner rename and deletion on the next read by id and by owner", async () => {
+    const owner = newPlayer();
+    const userkey = await other.issueUserKey(gameServerKey, owner.uuid, owner.mcid);
+    expect((await app.get<{ data: unknown[] }>(`/cities/${owner.uuid}`)).body.data).toEqual([]);
+    const created = await other.post<{ cityId: number }>('/cities/create', cityBody(userkey), { headers: { 'x-api-key': operatorKey } });
+    expect(created.status).toBe(201);
+    const id = created.body.cityId;
+    expect((await app.get<{ data: Array<{ id: number }> }>(`/cities/${owner.uuid}`)).body.data.map((city) => city.id)).toEqual([id]);
+    expect((await app.get<{ data: { id: number } }>(`/cities/${id}`)).body.data.id).toBe(id);
+
+    const admin = await registerClubUser(other, gameServerKey, { admin: true });
+    const edited = await other.request('PATCH', `/cities/edit/${id}`, { body: { usertoken: admin.usertoken, recaptcha: 'pass', cityName: `Cached ${id}` } });
+    expect(edited.status).toBe(200);
+    expect((await app.get<{ data: { name: string } }>(`/cities/${id}`)).body.data.name).toBe(`Cached ${id}`);
+    expect((await app.get<{ data: Array<{ name: string }> }>(`/cities/${owner.uuid}`)).body.data[0]?.name).toBe(`Cached ${id}`);
+
+    const renamed = `${owner.mcid.slice(0, 10)}_cr`;
+    expect((await login(owner.uuid, renamed, new Date(Date.now() + 1000))).status).toBe(200);
+    expect((await app.get<{ data: { owner: { mcid: string } } }>(`/cities/${id}`)).body.data.owner.mcid).toBe(renamed);
+
+    const deleted = await other.request('DELETE', `/cities/${id}`, { headers: { 'x-api-key': operatorKey } });
+    expect(deleted.status).toBe(200);
+    expect((await app.get(`/cities/${id}`)).status).toBe(404);
+    expect((await app.get<{ data: unknown[] }>(`/cities/${owner.uuid}`)).body.data).toEqual([]);
+  });
+
+  it('shows a ban-list sync on the next read', async () => {
+    const player = newPlayer();
+    expect((await login(player.uuid, player.mcid)).status).toBe(200);
+    expect((await app.get(`/users/banlist/${player.uuid}`)).status).toBe(404);
+    upstream.script(player.uuid, { status: 200, body: upstreamPlayer(player.uuid, player.mcid, 7, [{ banId: 9100 }]) });
+    expect((await other.post('/users/banlist/sync', undefined, { headers: { 'x-api-key': operatorKey } })).status).toBe(200);
+    const first = await app.get<{ data: { reputation: number; global: number } }>(`/users/banlist/${player.uuid}`);
+    expect(first.status).toBe(200);
+    expect(first.body.data.reputation).toBe(7);
+    upstream.script(player.uuid, { status: 200, body: upstreamPlayer(player.uuid, player.mcid, 3, [{ banId: 9100 }, { banId: 9101 }]) });
+    expect((await other.post('/users/banlist/sync', undefined, { headers: { 'x-api-key': operatorKey } })).status).toBe(200);
+    const second = await app.get<{ data: { reputation: number; global: number } }>(`/users/banlist/${player.uuid}`);
+    expect(second.body.data).toMatchObject({ reputation: 3, global: 2 });
+  });
+
+  it("shows a club account's nickname and group change and its logout on the next @me", async () => {
+    const user = await registerClubUser(other, gameServerKey);
+    const me = () => app.get<{ data: { nickname: string | null; clubgroup: string } }>('/club/@me', { query: { usertoken: user.usertoken } });
+    expect((await me()).body.data.nickname).toBeNull();
+    expect((await me()).body.data.nickname).toBeNull();
+    expect((await other.post('/club/nickname', { usertoken: user.usertoken, nickname: 'Cached Nick', recaptcha: 'pass' })).status).toBe(200);
+    expect((await me()).body.data.nickname).toBe('Cached Nick');
+    await other.app.get(ClubAccountsService).setGroup(user.uuid, 'admin');
+    expect((await me()).body.data.clubgroup).toBe('admin');
+    expect((await other.post('/club/logout', { usertoken: user.usertoken })).status).toBe(200);
+    expectError(await me(), 401, 'unauthorized');
   });
 });

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Transaction } from '../database/unit-of-work';
 import { In } from 'typeorm';
 import { isUniqueViolation } from '../database/database-errors';
+import { DataVersions } from '../database/data-versions';
+import { ReadCache } from '../database/read-cache';
 import { SqlReader } from '../database/sql-reader';
 import { dateOf, isoTime } from '../database/transformers';
 import { BanlistBan } from './banlist-ban.entity';
@@ -127,11 +129,22 @@ function toSyncSummary(row: SyncRunRow): SyncSummary {
 /** The ban-list mirror: mirrored players and bans, the record of sync runs, and the sync lease. */
 @Injectable()
 export class BanlistRepository {
-  constructor(private readonly reader: SqlReader) {}
+  /** `GET /users/banlist/{uuid}` is a hot read; the mirror changes only in sync runs (topic `banlist`). */
+  private readonly users: ReadCache<BanlistUserView | null>;
 
-  async getUser(uuid: string): Promise<BanlistUserView | null> {
-    const player = await this.reader.one<BanlistPlayerRow>(PLAYER_SQL, [uuid]);
-    return player ? toBanlistUserView(player, await this.reader.all<BanIdRow>(PLAYER_BANS_SQL, [uuid])) : null;
+  constructor(
+    private readonly reader: SqlReader,
+    versions: DataVersions,
+  ) {
+    this.users = new ReadCache(versions, ['banlist']);
+  }
+
+  /** The mirrored data of a player (cached; the view is shared, not to be mutated). */
+  getUser(uuid: string): Promise<BanlistUserView | null> {
+    return this.users.get(uuid, async () => {
+      const player = await this.reader.one<BanlistPlayerRow>(PLAYER_SQL, [uuid]);
+      return player ? toBanlistUserView(player, await this.reader.all<BanIdRow>(PLAYER_BANS_SQL, [uuid])) : null;
+    });
   }
 
   async getBan(banId: number): Promise<BanView | null> {

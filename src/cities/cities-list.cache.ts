@@ -2,11 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { BuildInfo } from '../common/build-info';
 import { EncodedJson } from '../common/http/encoded-json';
 import { successBody } from '../common/http/envelope.hook';
-import { DataTopic, DataVersions } from '../database/data-versions';
+import { DataVersions } from '../database/data-versions';
+import { CITY_VIEW_TOPICS } from './cities.repository';
 import type { CityView } from './city.view';
-
-/** A city view shows its owner's game id and chat id: those changes bump `city-owners`, other player writes do not. */
-export const CITY_LIST_TOPICS: readonly DataTopic[] = ['cities', 'city-owners'];
 
 /**
  * The full `GET /cities` response, serialised once per change. Served while the data versions it
@@ -25,7 +23,7 @@ export class CitiesListCache {
   async get(load: () => Promise<CityView[]>): Promise<EncodedJson> {
     // The stamp is read before the data: a write racing with the load leaves an older stamp
     // on the entry, and the next read rebuilds.
-    const stamp = await this.versions.stamp(CITY_LIST_TOPICS);
+    const stamp = await this.versions.stamp(CITY_VIEW_TOPICS);
     if (this.cached?.stamp === stamp) {
       return this.cached.response;
     }

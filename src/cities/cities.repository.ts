@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { DataTopic, DataVersions } from '../database/data-versions';
+import { ReadCache } from '../database/read-cache';
 import { SqlReader } from '../database/sql-reader';
 import { dateOf, isoTime } from '../database/transformers';
 import type { Transaction } from '../database/unit-of-work';
@@ -81,17 +83,31 @@ const SQL = {
   countClaimedByOwner: `SELECT COUNT(*) AS count FROM cities city WHERE city.owner_uuid = ? AND ${CLAIMING}`,
 };
 
+/** What a city view shows: the city, and its owner's game id and chat id (those bump `city-owners`, other player writes do not). */
+export const CITY_VIEW_TOPICS: readonly DataTopic[] = ['cities', 'city-owners'];
+
 /** Every query of the `cities` table. Only registered (`active`) cities are visible to the public reads. */
 @Injectable()
 export class CitiesRepository {
-  constructor(private readonly reader: SqlReader) {}
+  /** `GET /cities/{id}` and `GET /cities/{uuid}` are hot reads; a city view changes with its city or its owner's names. */
+  private readonly byId: ReadCache<CityView | undefined>;
+  private readonly byOwner: ReadCache<CityView[]>;
+
+  constructor(
+    private readonly reader: SqlReader,
+    versions: DataVersions,
+  ) {
+    this.byId = new ReadCache(versions, CITY_VIEW_TOPICS);
+    this.byOwner = new ReadCache(versions, CITY_VIEW_TOPICS);
+  }
 
   async getAll(): Promise<CityView[]> {
     return (await this.reader.all<CityViewRow>(SQL.all)).map(toCityView);
   }
 
-  async getById(id: number): Promise<CityView | undefined> {
-    return viewOf(await this.reader.one<CityViewRow>(SQL.byId, [id]));
+  /** Cached; the view is shared, not to be mutated. */
+  getById(id: number): Promise<CityView | undefined> {
+    return this.byId.get(String(id), async () => viewOf(await this.reader.one<CityViewRow>(SQL.byId, [id])));
   }
 
   async getByNameKey(nameKey: string): Promise<CityView | undefined> {
@@ -102,8 +118,9 @@ export class CitiesRepository {
     return viewOf(await this.reader.one<CityViewRow>(SQL.byIdAndNameKey, [id, nameKey]));
   }
 
-  async getByOwner(ownerUuid: string): Promise<CityView[]> {
-    return (await this.reader.all<CityViewRow>(SQL.byOwner, [ownerUuid])).map(toCityView);
+  /** Cached; the views are shared, not to be mutated. */
+  getByOwner(ownerUuid: string): Promise<CityView[]> {
+    return this.byOwner.get(ownerUuid, async () => (await this.reader.all<CityViewRow>(SQL.byOwner, [ownerUuid])).map(toCityView));
   }
 
   /** Whether a city with that id ever existed (any state). */

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Transaction } from '../database/unit-of-work';
 import { DataSource, LessThan } from 'typeorm';
+import { DataVersions } from '../database/data-versions';
+import { ReadCache } from '../database/read-cache';
 import { SqlReader } from '../database/sql-reader';
 import { dateOf } from '../database/transformers';
 import { UserKey } from '../user-keys/user-key.entity';
@@ -82,10 +84,21 @@ function toUserKey(row: UserKeyRow): UserKeyRecord {
 /** Club tokens (sign-in sessions) and user keys (single-use keys from the game): both stored as hashes. */
 @Injectable()
 export class TokensRepository {
+  /**
+   * Every authenticated request reads its session. Tokens, accounts and players are written in
+   * many places (sign-in, logout, password and account changes, login batches), so the cache is
+   * valid only while nothing at all was committed: on a SQLite file, whose change counter costs a
+   * microsecond; never on MySQL. Expiry is checked by the caller on every request.
+   */
+  private readonly sessions: ReadCache<TokenSession | null>;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly reader: SqlReader,
-  ) {}
+    versions: DataVersions,
+  ) {
+    this.sessions = new ReadCache(versions, 'any-write');
+  }
 
   /** Stores a token and makes it the account's current one (superseding the rest); returns its id. */
   async createCurrentToken(tx: Transaction, accountId: number, tokenHash: string, issuedAt: Date, expiresAt: Date): Promise<number> {
@@ -99,9 +112,12 @@ export class TokensRepository {
     await tx.delete(ClubToken, { accountId, expiresAt: LessThan(before) });
   }
 
-  async getSession(tokenHash: string): Promise<TokenSession | null> {
-    const row = await this.reader.one<SessionRow>(SESSION_SQL, [tokenHash]);
-    return row ? toTokenSession(row) : null;
+  /** Cached (see `sessions`); the session is shared, not to be mutated. */
+  getSession(tokenHash: string): Promise<TokenSession | null> {
+    return this.sessions.get(tokenHash, async () => {
+      const row = await this.reader.one<SessionRow>(SESSION_SQL, [tokenHash]);
+      return row ? toTokenSession(row) : null;
+    });
   }
 
   async logOut(tokenId: number, at: Date): Promise<void> {

@@ -8,8 +8,9 @@ import { SqlReader } from './sql-reader';
  * - `city-owners`: a city owner's game id or chat id (what a city view shows of its owner); not
  *   bumped by login batches that change no owner, so they do not rebuild the city list.
  * - `players`: any write to a player (login batches, renames, chat links): player reads.
+ * - `banlist`: any write to the ban-list mirror (players and bans): ban-list reads.
  */
-export type DataTopic = 'cities' | 'city-owners' | 'players';
+export type DataTopic = 'cities' | 'city-owners' | 'players' | 'banlist';
 
 /**
  * Change counters that make read caches safe: writers bump a topic inside their transaction,
@@ -18,18 +19,64 @@ export type DataTopic = 'cities' | 'city-owners' | 'players';
  */
 @Injectable()
 export class DataVersions {
+  /** Stamps by topic list, valid while the reader's change counter stays at `counter` (SQLite files). */
+  private readonly stamps = new Map<string, string>();
+  private counter: number | undefined;
+  private unknown = 0;
+
   constructor(private readonly reader: SqlReader) {}
 
   async bump(manager: EntityManager, topic: DataTopic): Promise<void> {
     await manager.query('UPDATE data_versions SET version = version + 1 WHERE name = ?', [topic]);
   }
 
-  /** The counters of the topics, as one comparable string. */
+  /**
+   * A stamp that changes with every commit to the database by anyone, where the database keeps
+   * such a counter (a SQLite file); elsewhere a new value on every call, so nothing cached under
+   * it is ever served. For caches of reads whose writers bump no topic.
+   */
+  anyWriteStamp(): string {
+    const counter = this.reader.changeCounter();
+    if (counter === undefined) {
+      this.unknown += 1;
+      return `unknown:${this.unknown}`;
+    }
+    return `any:${counter}`;
+  }
+
+  /**
+   * The counters of the topics, as one comparable string. On a SQLite file the query is skipped
+   * while nothing at all was committed since the last one (SqlReader.changeCounter): every hot
+   * read checks a stamp, and on a read-mostly service that check is then about a microsecond.
+   */
   async stamp(topics: readonly DataTopic[]): Promise<string> {
+    const counter = this.reader.changeCounter();
+    const key = topics.join(',');
+    if (counter !== undefined) {
+      if (counter !== this.counter) {
+        this.stamps.clear();
+        this.counter = counter;
+      } else {
+        const known = this.stamps.get(key);
+        if (known !== undefined) {
+          return known;
+        }
+      }
+    }
     const rows = await this.reader.all<{ name: string; version: number | string }>(
       `SELECT name, version FROM data_versions WHERE name IN (${topics.map(() => '?').join(',')}) ORDER BY name`,
       topics,
     );
-    return rows.map((row) => `${row.name}:${row.version}`).join('|');
+    if (rows.length !== new Set(topics).size) {
+      // A topic without its row (a migration not run) is never bumped: no cache may trust it.
+      this.unknown += 1;
+      return `unknown:${this.unknown}`;
+    }
+    const stamp = rows.map((row) => `${row.name}:${row.version}`).join('|');
+    // The counter was read before the query: a commit in between changes it, and the next call re-reads.
+    if (counter !== undefined && counter === this.counter) {
+      this.stamps.set(key, stamp);
+    }
+    return stamp;
   }
 }

@@ -21,6 +21,7 @@ export class SqlReader implements OnApplicationShutdown {
   private readonly sqlite: Database | undefined;
   private readonly ownConnection: boolean;
   private readonly statements = new Map<string, Statement>();
+  private dataVersionStatement: Statement | undefined;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     if (dataSource.options.type !== 'better-sqlite3') {
@@ -42,6 +43,20 @@ export class SqlReader implements OnApplicationShutdown {
     if (this.ownConnection) {
       this.sqlite?.close();
     }
+  }
+
+  /**
+   * SQLite's `PRAGMA data_version` on the reader's own connection: it changes whenever another
+   * connection (this process's writer, or another process) commits to the file, and costs about a
+   * microsecond. Undefined where no such counter exists (MySQL; an in-memory database, whose one
+   * connection is also the writer and so never sees its own commits counted).
+   */
+  changeCounter(): number | undefined {
+    if (!this.sqlite || !this.ownConnection) {
+      return undefined;
+    }
+    this.dataVersionStatement ??= this.sqlite.prepare('PRAGMA data_version').pluck();
+    return this.dataVersionStatement.get() as number;
   }
 
   async one<T>(sql: string, parameters: readonly unknown[] = []): Promise<T | undefined> {

@@ -4,6 +4,8 @@ import type { Transaction } from '../database/unit-of-work';
 import { DataSource, In } from 'typeorm';
 import type { PlayerIdentifier } from '../common/identifiers';
 import { datetimeParameter, executeCountingRows, insertIgnore, isMysql } from '../database/affected-rows';
+import { DataVersions } from '../database/data-versions';
+import { ReadCache } from '../database/read-cache';
 import { SqlReader } from '../database/sql-reader';
 import { dateOf, isoTime } from '../database/transformers';
 import { Achievement } from '../users/achievement.entity';
@@ -133,10 +135,16 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
  */
 @Injectable()
 export class PlayersRepository {
+  /** `GET /users/{x}` is a hot read: players seen since a cutoff, by identifier (topic `players`). */
+  private readonly loggedIn: ReadCache<PlayerRecord | null>;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly reader: SqlReader,
-  ) {}
+    versions: DataVersions,
+  ) {
+    this.loggedIn = new ReadCache(versions, ['players']);
+  }
 
   async getByUuid(uuid: string): Promise<PlayerRecord | null> {
     return toPlayer(await this.reader.one<PlayerRow>(BY_UUID_SQL, [uuid]));
@@ -148,8 +156,11 @@ export class PlayersRepository {
   }
 
   /** A player seen at or after `since`, by uuid, chat id or game id (lower case). */
-  async getLoggedIn(kind: PlayerIdentifier['kind'], value: string, since: Date): Promise<PlayerRecord | null> {
-    return toPlayer(await this.reader.one<PlayerRow>(LOGGED_IN_SQL[kind], [value, datetimeParameter(this.dataSource.manager, since)]));
+  /** Cached; the record is shared, not to be mutated. */
+  getLoggedIn(kind: PlayerIdentifier['kind'], value: string, since: Date): Promise<PlayerRecord | null> {
+    return this.loggedIn.get(`${kind}:${since.getTime()}:${value}`, async () =>
+      toPlayer(await this.reader.one<PlayerRow>(LOGGED_IN_SQL[kind], [value, datetimeParameter(this.dataSource.manager, since)])),
+    );
   }
 
   /** The player as the transaction sees it (its own uncommitted writes included). */
