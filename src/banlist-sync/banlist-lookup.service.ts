@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { SqlReader } from '../database/sql-reader';
 import { BanIdRow, BanlistPlayerRow, BanRow, BanView, BanlistUserView, toBanView, toBanlistUserView } from './banlist.view';
 
@@ -24,7 +25,7 @@ export class BanlistLookupService {
     const key = uuid.toLowerCase();
     const player = await this.reader.one<BanlistPlayerRow>(PLAYER_SQL, [key]);
     if (!player) {
-      throw ApiError.notFound(`No ban-list data for player ${key}: the player was never synced.`);
+      throw ApiError.notFound(msg('banlist.playerNotSynced', { uuid: key }));
     }
     return toBanlistUserView(player, await this.reader.all<BanIdRow>(PLAYER_BANS_SQL, [key]));
   }
@@ -32,7 +33,7 @@ export class BanlistLookupService {
   async ban(banId: number): Promise<BanView> {
     const ban = await this.reader.one<BanRow>(BAN_SQL, [banId]);
     if (!ban) {
-      throw ApiError.notFound(`No ban ${banId} in the ban-list mirror.`);
+      throw ApiError.notFound(msg('banlist.banNotFound', { banId }));
     }
     return toBanView(ban);
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { EncodedJson } from '../common/http/encoded-json';
 import { SqlReader } from '../database/sql-reader';
 import { CitiesListCache } from './cities-list.cache';
@@ -65,7 +66,7 @@ export class CitiesQueryService {
   async findOne(filter: { id?: number; name?: string }): Promise<CityView> {
     const row = await this.reader.one<CityRow>(...oneCityQuery(filter));
     if (!row) {
-      throw ApiError.notFound('No registered city matches.');
+      throw ApiError.notFound('cities.noMatch');
     }
     return cityRowView(row);
   }
@@ -78,7 +79,7 @@ export class CitiesQueryService {
   async findRegistered(id: number): Promise<City> {
     const city = await this.cities.findOneBy({ id, state: 'active' });
     if (!city) {
-      throw ApiError.notFound(`There is no registered city ${id}.`);
+      throw ApiError.notFound(msg('cities.notFound', { id }));
     }
     return city;
   }
@@ -106,7 +107,7 @@ export class CitiesQueryService {
   /** The audit trail of any city that ever existed (pending, rejected and deleted ones included: operators ask). */
   async history(cityId: number): Promise<HistoryEntryView[]> {
     if (!(await this.cities.existsBy({ id: cityId }))) {
-      throw ApiError.notFound(`There is no city ${cityId}.`);
+      throw ApiError.notFound(msg('cities.noCity', { id: cityId }));
     }
     return (await this.audit.history(cityId)).map(toHistoryView);
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { UnitOfWork } from '../database/unit-of-work';
 import { lockCities } from './city-lock';
 import { Actor, CityAuditService } from './city-audit.service';
@@ -28,7 +29,7 @@ export class CityDecisionsService {
       const request = await manager.findOneBy(CityRequest, { cityId, type, status: 'pending' });
       const city = request ? await manager.findOneBy(City, { id: cityId }) : null;
       if (!request || !city) {
-        throw ApiError.notFound(`City ${cityId} has no pending ${type} request.`);
+        throw ApiError.notFound(msg('cities.noPendingOfType', { id: cityId, type }));
       }
       const before = citySnapshot(city);
       const now = new Date();
@@ -59,7 +60,7 @@ export class CityDecisionsService {
     await this.locked(async (manager) => {
       const request = await manager.findOneBy(CityRequest, { id: requestId });
       if (!request || request.type !== type || request.status !== 'pending') {
-        throw ApiError.notFound(`There is no pending ${type} request ${requestId}.`);
+        throw ApiError.notFound(msg('cities.noPendingRequest', { type, requestId }));
       }
       const now = new Date();
       const city = await manager.findOneByOrFail(City, { id: request.cityId });
@@ -86,7 +87,7 @@ export class CityDecisionsService {
     await this.locked(async (manager) => {
       const city = await manager.findOneBy(City, { id: cityId, state: 'active' });
       if (!city) {
-        throw ApiError.notFound(`There is no registered city ${cityId}.`);
+        throw ApiError.notFound(msg('cities.notFound', { id: cityId }));
       }
       const now = new Date();
       const before = citySnapshot(city);

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { CaptchaService } from '../captcha/captcha.service';
 import type { ClubSession } from '../club/club-session';
 import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { UnitOfWork } from '../database/unit-of-work';
 import { lockCities } from './city-lock';
 import { CityAuditService } from './city-audit.service';
@@ -38,7 +39,7 @@ export class CityEditService {
     const city = await this.queries.findRegistered(cityId);
     const isAdministrator = city.ownerUuid === session.playerUuid;
     if (!isAdministrator && session.clubgroup !== 'admin') {
-      throw ApiError.forbidden('Only the city administrator or a club admin may update this city.');
+      throw ApiError.forbidden('cities.editForbidden');
     }
     await this.captcha.verify(input.recaptcha, ip);
     const changes = editChanges(draft);
@@ -58,7 +59,7 @@ export class CityEditService {
   private async fileRequest(manager: EntityManager, cityId: number, type: 'region' | 'update', changes: RequestedChanges, requesterUuid: string, actor: string): Promise<number> {
     await this.reloadRegistered(manager, cityId);
     if (await manager.existsBy(CityRequest, { cityId, type, status: 'pending' })) {
-      throw ApiError.conflict(`City ${cityId} already has a pending ${type} request.`);
+      throw ApiError.conflict(msg('cities.pendingExists', { id: cityId, type }));
     }
     await this.rules.assertChangesAllowed(manager, cityId, type, changes);
     const request = this.newRequest(cityId, type, changes, requesterUuid, 'pending', null);
@@ -110,7 +111,7 @@ export class CityEditService {
   private async reloadRegistered(manager: EntityManager, cityId: number): Promise<City> {
     const city = await manager.findOneBy(City, { id: cityId, state: 'active' });
     if (!city) {
-      throw ApiError.notFound(`There is no registered city ${cityId}.`);
+      throw ApiError.notFound(msg('cities.notFound', { id: cityId }));
     }
     return city;
   }

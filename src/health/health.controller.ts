@@ -25,7 +25,7 @@ export class HealthController {
     try {
       await this.dataSource.query('SELECT 1');
     } catch {
-      throw ApiError.unavailable('The database is unreachable.');
+      throw ApiError.unavailable('health.databaseUnreachable');
     }
     return { database: 'up' };
   }

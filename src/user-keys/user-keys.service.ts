@@ -52,17 +52,17 @@ export class UserKeysService {
   /** Reads a key without spending it; 401 when malformed, unknown, expired or spent. */
   async peek(userkey: string): Promise<PendingUserKey> {
     if (!USER_KEY_PATTERN.test(userkey)) {
-      throw ApiError.unauthorized('The user key is invalid; get a new one with /getuserkey in game.');
+      throw ApiError.unauthorized('userKey.invalid');
     }
     const key = await this.keys.findOne({ where: { keyHash: hashSecret(userkey) } });
     if (!key) {
-      throw ApiError.unauthorized('The user key is invalid or was replaced; get a new one with /getuserkey in game.');
+      throw ApiError.unauthorized('userKey.replaced');
     }
     if (key.spentAt) {
-      throw ApiError.unauthorized('The user key was already used; get a new one with /getuserkey in game.');
+      throw ApiError.unauthorized('userKey.used');
     }
     if (key.expiresAt.getTime() <= Date.now()) {
-      throw ApiError.unauthorized('The user key has expired; get a new one with /getuserkey in game.');
+      throw ApiError.unauthorized('userKey.expired');
     }
     return { id: key.id, playerUuid: key.playerUuid };
   }
@@ -80,7 +80,7 @@ export class UserKeysService {
       .where('id = :id AND spent_at IS NULL AND expires_at > :now', { id: key.id, now })
       .execute();
     if (result.affected !== 1) {
-      throw ApiError.unauthorized('The user key was already used; get a new one with /getuserkey in game.');
+      throw ApiError.unauthorized('userKey.used');
     }
   }
 }

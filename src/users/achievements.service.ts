@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { SqlReader } from '../database/sql-reader';
 import { isoTime } from '../database/transformers';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -57,7 +58,7 @@ export class AchievementsService {
   async define(definitions: readonly AchievementDefinition[]): Promise<number> {
     const duplicate = definitions.find((definition, index) => definitions.findIndex((other) => other.id === definition.id) !== index);
     if (duplicate) {
-      throw ApiError.invalidField('achievements', `achievement id ${duplicate.id} is given more than once`);
+      throw ApiError.invalidField('achievements', msg('achievements.duplicate', { id: duplicate.id }));
     }
     await this.unitOfWork.transaction(async (manager) => {
       const repository = manager.getRepository(Achievement);
@@ -81,7 +82,7 @@ export class AchievementsService {
       const known = new Set((await manager.getRepository(Achievement).find({ select: { id: true }, where: { id: In(ids) } })).map((row) => row.id));
       const unknown = ids.filter((id) => !known.has(id));
       if (unknown.length > 0) {
-        throw ApiError.invalidField('unlocks', `unknown achievement id${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}; define them first with PUT /game-server/achievements`);
+        throw ApiError.invalidField('unlocks', msg('achievements.unknown', { ids: unknown }));
       }
       const now = new Date();
       return executeCountingRows(
