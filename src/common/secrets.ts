@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -21,5 +21,6 @@ export const newApiKey = (): string => `csk_${randomString(40)}`;
  * low-entropy input to brute-force, unlike passwords (argon2id).
  */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  // The one-shot form: every authenticated request hashes its credential, and it is about half the cost.
+  return hash('sha256', secret, 'hex');
 }

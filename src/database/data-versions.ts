@@ -47,9 +47,15 @@ export class DataVersions {
   /**
    * The counters of the topics, as one comparable string. On a SQLite file the query is skipped
    * while nothing at all was committed since the last one (SqlReader.changeCounter): every hot
-   * read checks a stamp, and on a read-mostly service that check is then about a microsecond.
+   * read checks a stamp, and on a read-mostly service that check is then a few microseconds,
+   * answered synchronously.
    */
   async stamp(topics: readonly DataTopic[]): Promise<string> {
+    return this.currentStamp(topics);
+  }
+
+  /** `stamp`, but synchronous when the stamp is known (no promise to wait for on the hot path). */
+  currentStamp(topics: readonly DataTopic[]): string | Promise<string> {
     const counter = this.reader.changeCounter();
     const key = topics.join(',');
     if (counter !== undefined) {
@@ -63,6 +69,10 @@ export class DataVersions {
         }
       }
     }
+    return this.query(topics, key, counter);
+  }
+
+  private async query(topics: readonly DataTopic[], key: string, counter: number | undefined): Promise<string> {
     const rows = await this.reader.all<{ name: string; version: number | string }>(
       `SELECT name, version FROM data_versions WHERE name IN (${topics.map(() => '?').join(',')}) ORDER BY name`,
       topics,
@@ -79,4 +89,5 @@ export class DataVersions {
     }
     return stamp;
   }
+
 }

@@ -19,23 +19,29 @@ export class ReadCache<V> {
     private readonly capacity = 20_000,
   ) {}
 
-  async get(key: string, load: () => Promise<V>): Promise<V> {
+  /** Not an async function: a hit on a known stamp costs no extra promise hops (every hot read comes here). */
+  get(key: string, load: () => Promise<V>): Promise<V> {
     // The stamp is read before the data: a write racing with the load leaves the entry under an
     // older stamp, and the next read, seeing the newer one, loads again.
-    const stamp = this.topics === 'any-write' ? this.versions.anyWriteStamp() : await this.versions.stamp(this.topics);
+    const stamp = this.topics === 'any-write' ? this.versions.anyWriteStamp() : this.versions.currentStamp(this.topics);
+    return typeof stamp === 'string' ? this.lookUp(stamp, key, load) : stamp.then((known) => this.lookUp(known, key, load));
+  }
+
+  private lookUp(stamp: string, key: string, load: () => Promise<V>): Promise<V> {
     if (stamp !== this.stamp) {
       this.entries.clear();
       this.stamp = stamp;
     } else if (this.entries.has(key)) {
-      return this.entries.get(key) as V;
+      return Promise.resolve(this.entries.get(key) as V);
     }
-    const value = await load();
-    if (this.stamp === stamp) {
-      if (this.entries.size >= this.capacity) {
-        this.entries.delete(this.entries.keys().next().value as string);
+    return load().then((value) => {
+      if (this.stamp === stamp) {
+        if (this.entries.size >= this.capacity) {
+          this.entries.delete(this.entries.keys().next().value as string);
+        }
+        this.entries.set(key, value);
       }
-      this.entries.set(key, value);
-    }
-    return value;
+      return value;
+    });
   }
 }
