@@ -36,7 +36,7 @@ const SIZE = FULL
 const PASSWORD = 'bench-password';
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);
 const pick = (count) => Math.floor(Math.random() * count);
-const many = (make, count = 2000) => Array.from({ length: count }, make);
+const many = (make, count = 500) => Array.from({ length: count }, make);
 
 async function prepareDatabase() {
   const url = process.env.DATABASE_URL;

@@ -1,28 +1,21 @@
 // The load generator, in its own process (forked by bench.js), so that no server under test shares
 // a process or an event loop with autocannon. Each IPC message is one measurement:
-// { id, url, paths: [...], headers, method, body, connections, duration, overallRate }; a random
-// path of the list is sent on every request. The answer is { id, result } or { id, error }.
+// { id, url, paths: [...], headers, method, connections, duration, overallRate }; every connection
+// sends the paths in turn (bench.js lists them in random order). The answer is { id, result } or
+// { id, error }. Requests are static, so autocannon builds each one once: a setupRequest callback
+// would rebuild every request and cost the generator about a third of its rate, which is what
+// limits the baselines on two cores.
 const autocannon = require('autocannon');
 
 function measure(job) {
   return new Promise((resolve, reject) => {
-    const paths = job.paths;
     autocannon(
       {
         url: job.url,
         connections: job.connections,
         duration: job.duration,
         overallRate: job.overallRate,
-        requests: [
-          {
-            method: job.method ?? 'GET',
-            headers: job.headers ?? {},
-            setupRequest: (request) => {
-              request.path = paths[Math.floor(Math.random() * paths.length)];
-              return request;
-            },
-          },
-        ],
+        requests: job.paths.map((path) => ({ method: job.method ?? 'GET', headers: job.headers ?? {}, path })),
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );

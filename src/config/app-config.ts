@@ -157,9 +157,15 @@ export class AppConfig {
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://host:port' })
   REDIS_URL?: string;
 
+  /** DATA_CUTOFF as a Date (parsed once: every player lookup reads it). */
   get dataCutoff(): Date {
-    return new Date(this.DATA_CUTOFF);
+    if (this.parsedCutoff?.text !== this.DATA_CUTOFF) {
+      this.parsedCutoff = { text: this.DATA_CUTOFF, time: new Date(this.DATA_CUTOFF).getTime() };
+    }
+    return new Date(this.parsedCutoff.time);
   }
+
+  private parsedCutoff: { text: string; time: number } | undefined;
 
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
