@@ -13,9 +13,10 @@ import { CityCreateService, CreateCityResult } from './city-create.service';
 import { Credentials, type RequestCredentials } from './city-credentials';
 import { CityDecisionsService } from './city-decisions.service';
 import { CityEditService, EditResult } from './city-edit.service';
-import type { CityRequestView, CityView, HistoryEntryView } from './city.view';
+import type { CityRequestView, CityView, HistoryEntryView, LegacyCityFields } from './city.view';
 import {
   CityHistoryResponseDoc,
+  ConflictListResponseDoc,
   CityListResponseDoc,
   CityPathResponseDoc,
   CityRequestListResponseDoc,
@@ -32,7 +33,10 @@ import {
   FindCityByPathDto,
   ListRequestsDto,
   RejectDto,
+  RequestIdDto,
 } from './dto/city.dto';
+import { Page, pageQuery } from './page';
+import type { Conflict } from './city-rules.service';
 
 const operatorErrors: Array<[number, string]> = [
   [401, 'No credential, or an unknown API key or user token.'],
@@ -67,13 +71,35 @@ export class CitiesController {
 
   @Get('requests')
   @OperatorAuth()
-  @ApiOperation({ summary: 'City requests, for operator tooling (default: pending)' })
+  @ApiOperation({ summary: 'City requests, for operator tooling (default: pending), paged by id' })
   @ApiInput(ListRequestsDto, 'query')
   @ApiEnvelope(200, 'The requests, ordered by id.', CityRequestListResponseDoc)
-  @ApiErrors([400, 'Invalid filter.'], ...operatorErrors)
-  async requests(@Input() input: ListRequestsDto): Promise<{ data: CityRequestView[] }> {
+  @ApiErrors([400, 'Invalid filter, limit or after.'], ...operatorErrors)
+  requests(@Input() input: ListRequestsDto): Promise<Page<CityRequestView>> {
     const cityId = input.cityId !== undefined ? Number(input.cityId) : undefined;
-    return { data: await this.queries.listRequests({ status: input.status, type: input.type, cityId }) };
+    return this.queries.listRequests({ status: input.status, type: input.type, cityId }, pageQuery(input));
+  }
+
+  @Get('requests/:requestId/conflicts')
+  @OperatorAuth()
+  @ApiOperation({ summary: 'What approving a pending request now would run into (names, kana, region name, region)' })
+  @ApiInput(RequestIdDto, 'query')
+  @ApiEnvelope(200, 'The conflicts; empty when the request could be approved now.', ConflictListResponseDoc)
+  @ApiErrors([400, 'Invalid request id.'], ...operatorErrors, [404, 'No pending request with that id.'])
+  async conflicts(@Input() input: RequestIdDto): Promise<{ data: Conflict[] }> {
+    return { data: await this.queries.conflicts(Number(input.requestId)) };
+  }
+
+  @Post('requests/:requestId/withdraw')
+  @HttpCode(200)
+  @ClubAuth()
+  @ApiOperation({ summary: 'Withdraw your own pending request', description: 'It becomes rejected with rejectReason "withdrawn"; a withdrawn create frees its name and region.' })
+  @ApiInput(RequestIdDto, 'body')
+  @ApiEnvelope(200, 'Withdrawn.')
+  @ApiErrors([400, 'Invalid request id.'], [403, 'The request was filed by another player.'], [404, 'No such request, or it is no longer pending.'])
+  async withdraw(@Input() input: RequestIdDto, @Session() session: ClubSession): Promise<Record<string, never>> {
+    await this.decisions.withdraw(Number(input.requestId), session);
+    return {};
   }
 
   @Post('create')
@@ -140,10 +166,11 @@ export class CitiesController {
   @Get(':id/history')
   @OperatorAuth()
   @ApiOperation({ summary: "A city's audit trail: every state change, oldest first" })
+  @ApiInput(CityHistoryDto, 'query')
   @ApiEnvelope(200, 'The trail.', CityHistoryResponseDoc)
-  @ApiErrors([400, 'Invalid id.'], ...operatorErrors, [404, 'No such city.'])
-  async history(@Input() input: CityHistoryDto): Promise<{ data: HistoryEntryView[] }> {
-    return { data: await this.queries.history(Number(input.id)) };
+  @ApiErrors([400, 'Invalid id, limit or after.'], ...operatorErrors, [404, 'No such city.'])
+  history(@Input() input: CityHistoryDto): Promise<Page<HistoryEntryView>> {
+    return this.queries.history(Number(input.id), pageQuery(input));
   }
 
   @Get('create')
@@ -156,7 +183,7 @@ export class CitiesController {
   @ApiOperation({ summary: 'A city by id (digits), or the cities of an administrator (uuid)', description: 'A query id or name wins over the path.' })
   @ApiEnvelope(200, 'One city for an id; an array (possibly empty) for a uuid.', CityPathResponseDoc)
   @ApiErrors([400, 'Neither a city id nor a uuid.'], [404, 'No registered city with that id.'])
-  async findByPath(@Input() input: FindCityByPathDto): Promise<{ data: CityView | CityView[] }> {
+  async findByPath(@Input() input: FindCityByPathDto): Promise<{ data: (CityView & LegacyCityFields) | CityView[] }> {
     if (UUID_PATTERN.test(input.id)) {
       return { data: await this.queries.byOwner(input.id) };
     }
