@@ -1,5 +1,5 @@
 import { cityFieldsFactory, type NumericCorner as Corner, square } from './support/cities';
-import { ClubUser, expectError, HttpResult, registerClubUser, TestApp } from './support/test-app';
+import { ClubUser, expectError, HttpResult, registerClubUser, RequestOptions, TestApp } from './support/test-app';
 
 const cityFields = cityFieldsFactory({
   name: 'Ward',
@@ -86,7 +86,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
       const owner = await registerClubUser(app, gameServerKey);
       const { cityId } = await ownedCity(owner, { regionName: '' });
       expect(await city(cityId)).toMatchObject({ regionName: null, regionname: null });
-      expect((await requestsOf(cityId, 'approved'))[0]!.changes).not.toHaveProperty('regionName');
+      expect((await requestsOf(cityId, 'approved'))[0].changes).not.toHaveProperty('regionName');
     });
 
     it.each([['with a space', 'ward one'], ['too long', 'a'.repeat(33)], ['not ASCII', 'ちゅうおう'], ['with a dot', 'ward.one'], ['blank after trimming', '   x y']])(
@@ -121,7 +121,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
       const conflict = await edit(cityId, owner.usertoken, { regionName: 'Taken-Ward' });
       expectError(conflict, 409, 'conflict');
       expect(conflict.body.details).toEqual([expect.objectContaining({ field: 'regionName' })]);
-      const withCorners = await edit(cityId, owner.usertoken, { regionName: 'new-ward', corners: square((fields.corners as Corner[])[0]!.x, 500, 5), count: 25 });
+      const withCorners = await edit(cityId, owner.usertoken, { regionName: 'new-ward', corners: square((fields.corners as Corner[])[0].x, 500, 5), count: 25 });
       expectError(withCorners, 400, 'invalid_request');
       expect(withCorners.body.details).toEqual([expect.objectContaining({ field: 'corners' })]);
 
@@ -158,18 +158,18 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
       expect(result.body.requestStatus).toBe('pending');
       const [request] = await requestsOf(cityId);
       expect(request).toMatchObject({ type: 'update' });
-      expect(request!.changes).toEqual({ summary: 'Only this changes' });
+      expect(request.changes).toEqual({ summary: 'Only this changes' });
     });
 
     it('files a region request when only the corners differ (count and reason go with them)', async () => {
       const owner = await registerClubUser(app, gameServerKey);
       const { cityId, fields } = await ownedCity(owner);
-      const start = (fields.corners as Corner[])[0]!;
+      const start = (fields.corners as Corner[])[0];
       const result = await edit(cityId, owner.usertoken, { ...fields, corners: square(start.x, start.z, 12), count: 144 });
       expect(result.status).toBe(200);
       const [request] = await requestsOf(cityId);
       expect(request).toMatchObject({ type: 'region' });
-      expect(request!.changes).toEqual({ corners: square(start.x, start.z, 12).map((corner) => ({ id: corner.id, x: String(corner.x), z: String(corner.z) })), count: 144 });
+      expect(request.changes).toEqual({ corners: square(start.x, start.z, 12).map((corner) => ({ id: corner.id, x: String(corner.x), z: String(corner.z) })), count: 144 });
     });
 
     it('drops equal corners with their count and reason, and treats "" as equal to a stored null', async () => {
@@ -179,7 +179,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
       expect(result.status).toBe(200);
       const [request] = await requestsOf(cityId);
       expect(request).toMatchObject({ type: 'update' });
-      expect(request!.changes).toEqual({ summary: 'Changed summary', remarks: 'note' });
+      expect(request.changes).toEqual({ summary: 'Changed summary', remarks: 'note' });
     });
 
     it('counts a case change of a name as a change', async () => {
@@ -196,7 +196,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
       expectError(unchanged, 400, 'invalid_request');
       expect(unchanged.body.details).toEqual([expect.objectContaining({ field: 'cityName' })]);
       const corners = fields.corners as Corner[];
-      const rotated = [...corners.slice(1), corners[0]!].map((corner, index) => ({ ...corner, id: index + 1 }));
+      const rotated = [...corners.slice(1), corners[0]].map((corner, index) => ({ ...corner, id: index + 1 }));
       const result = await edit(cityId, owner.usertoken, { corners: rotated, count: 100 });
       expect(result.status).toBe(200);
       expect((await requestsOf(cityId))[0]).toMatchObject({ type: 'region' });
@@ -222,13 +222,13 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
     it('forbids it for their own update and region requests too', async () => {
       const { cityId, fields } = await ownedCity(admin);
       expect((await edit(cityId, admin.usertoken, { summary: 'admin summary' })).status).toBe(200);
-      const start = (fields.corners as Corner[])[0]!;
+      const start = (fields.corners as Corner[])[0];
       expect((await edit(cityId, admin.usertoken, { corners: square(start.x, start.z, 11), count: 121 })).status).toBe(200);
       expectError(await approve('update', cityId, { usertoken: admin.usertoken }), 403, 'forbidden');
       expectError(await approve('region', cityId, { usertoken: admin.usertoken }), 403, 'forbidden');
       const [update, region] = await requestsOf(cityId);
       expect(update).toMatchObject({ type: 'update', decidedBy: null });
-      expectError(await app.post(`/cities/reject/region/${region!.id as number}`, { usertoken: admin.usertoken }), 403, 'forbidden');
+      expectError(await app.post(`/cities/reject/region/${region.id as number}`, { usertoken: admin.usertoken }), 403, 'forbidden');
       expect((await approve('update', cityId, { usertoken: otherAdmin.usertoken })).status).toBe(200);
       expect((await approve('region', cityId)).status).toBe(200);
       expect(await city(cityId)).toMatchObject({ summary: 'admin summary', count: 121 });
@@ -288,7 +288,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
       }
       const page = (await app.get<Paged>(`/cities/${cityId}/history`, { query: { limit: 3 }, ...asOperator })).body;
       expect(page.data).toEqual(whole.data.slice(0, 3));
-      expect(page.next).toBe(whole.data[2]!.id);
+      expect(page.next).toBe(whole.data[2].id);
       const tail = (await app.get<Paged>(`/cities/${cityId}/history`, { query: { after: page.next! }, ...asOperator })).body;
       expect(tail).toMatchObject({ data: whole.data.slice(3), next: null });
     });
@@ -311,28 +311,28 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
       const { cityId } = await ownedCity(owner);
       expect((await edit(cityId, owner.usertoken, { cityName: 'Wanted Ward', cityNameKana: 'うぉんてっど', regionName: 'wanted-ward' })).status).toBe(200);
       const [update] = await requestsOf(cityId);
-      const conflictsOf = (requestId: number, options = asOperator): Promise<HttpResult<{ data: Json[] }>> =>
+      const conflictsOf = (requestId: number, options: RequestOptions = asOperator): Promise<HttpResult<{ data: Json[] }>> =>
         app.get<{ data: Json[] }>(`/cities/requests/${requestId}/conflicts`, options);
-      expect((await conflictsOf(update!.id as number)).body.data).toEqual([]);
+      expect((await conflictsOf(update.id as number)).body.data).toEqual([]);
 
       const rival = await requestCity(await registerClubUser(app, gameServerKey), { cityName: 'WANTED WARD', cityNameKana: 'うぉんてっど', regionName: 'wanted-ward' });
       expect(rival.result.status).toBe(201);
-      const conflicts = await conflictsOf(update!.id as number);
+      const conflicts = await conflictsOf(update.id as number);
       expect(conflicts.status).toBe(200);
       expect(conflicts.body.data).toEqual([
         { kind: 'name', cityId: rival.cityId, name: 'WANTED WARD' },
         { kind: 'kana', cityId: rival.cityId, name: 'WANTED WARD' },
         { kind: 'regionName', cityId: rival.cityId, name: 'WANTED WARD' },
       ]);
-      expect((await conflictsOf(update!.id as number, { headers: {} as Record<string, string> })).status).toBe(401);
-      expect((await app.get(`/cities/requests/${update!.id as number}/conflicts`, { query: { usertoken: admin.usertoken } })).status).toBe(200);
-      expectError(await app.get(`/cities/requests/${update!.id as number}/conflicts`, { query: { usertoken: owner.usertoken } }), 403, 'forbidden');
+      expect((await conflictsOf(update.id as number, {})).status).toBe(401);
+      expect((await app.get(`/cities/requests/${update.id as number}/conflicts`, { query: { usertoken: admin.usertoken } })).status).toBe(200);
+      expectError(await app.get(`/cities/requests/${update.id as number}/conflicts`, { query: { usertoken: owner.usertoken } }), 403, 'forbidden');
       expect((await conflictsOf(rival.requestId)).body.data).toEqual([]);
       expectError(await conflictsOf(99999999), 404, 'not_found');
       expectError(await conflictsOf(0), 400, 'invalid_request');
       expect((await app.post(`/cities/reject/create/${rival.requestId}`, undefined, asOperator)).status).toBe(200);
       expectError(await conflictsOf(rival.requestId), 404, 'not_found');
-      expect((await conflictsOf(update!.id as number)).body.data).toEqual([]);
+      expect((await conflictsOf(update.id as number)).body.data).toEqual([]);
     });
   });
 
@@ -356,7 +356,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
       expect(mine.body.data.every((request) => (request.requester as Json).uuid === owner.uuid)).toBe(true);
       expect(mine.body.next).toBeNull();
       const paged = await app.get<Paged>('/v1/club/@me/requests', { headers: { authorization: `Bearer ${owner.usertoken}` }, query: { limit: 2 } });
-      expect(paged.body).toMatchObject({ data: mine.body.data.slice(0, 2), next: mine.body.data[1]!.id });
+      expect(paged.body).toMatchObject({ data: mine.body.data.slice(0, 2), next: mine.body.data[1].id });
       expectError(await app.get('/club/@me/requests'), 401, 'unauthorized');
     });
 
@@ -381,7 +381,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
     it('withdraws an own region request: the city keeps its corners and the region is free again', async () => {
       const owner = await registerClubUser(app, gameServerKey);
       const { cityId, fields } = await ownedCity(owner);
-      const start = (fields.corners as Corner[])[0]!;
+      const start = (fields.corners as Corner[])[0];
       const wanted = square(start.x, 900, 10);
       const requested = await edit(cityId, owner.usertoken, { corners: wanted, count: 100 });
       expect(requested.status).toBe(200);

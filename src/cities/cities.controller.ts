@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Patch, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiExcludeEndpoint, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AuthCaller, type Caller, ClubAuth, OperatorAuth, Session } from '../auth/auth.decorators';
 import type { ClubSession } from '../club/club-session';
 import { ApiError } from '../common/errors/api-error';
@@ -32,11 +32,14 @@ import {
   FindCitiesDto,
   FindCityByPathDto,
   ListRequestsDto,
+  PageDto,
   RejectDto,
   RequestIdDto,
 } from './dto/city.dto';
 import { Page, pageQuery } from './page';
 import type { Conflict } from './city-rules.service';
+
+const REQUEST_ID_PARAM = { name: 'requestId', description: 'Request id.', schema: { type: 'integer' as const, minimum: 1 } };
 
 const operatorErrors: Array<[number, string]> = [
   [401, 'No credential, or an unknown API key or user token.'],
@@ -83,7 +86,7 @@ export class CitiesController {
   @Get('requests/:requestId/conflicts')
   @OperatorAuth()
   @ApiOperation({ summary: 'What approving a pending request now would run into (names, kana, region name, region)' })
-  @ApiInput(RequestIdDto, 'query')
+  @ApiParam(REQUEST_ID_PARAM)
   @ApiEnvelope(200, 'The conflicts; empty when the request could be approved now.', ConflictListResponseDoc)
   @ApiErrors([400, 'Invalid request id.'], ...operatorErrors, [404, 'No pending request with that id.'])
   async conflicts(@Input() input: RequestIdDto): Promise<{ data: Conflict[] }> {
@@ -94,7 +97,7 @@ export class CitiesController {
   @HttpCode(200)
   @ClubAuth()
   @ApiOperation({ summary: 'Withdraw your own pending request', description: 'It becomes rejected with rejectReason "withdrawn"; a withdrawn create frees its name and region.' })
-  @ApiInput(RequestIdDto, 'body')
+  @ApiParam(REQUEST_ID_PARAM)
   @ApiEnvelope(200, 'Withdrawn.')
   @ApiErrors([400, 'Invalid request id.'], [403, 'The request was filed by another player.'], [404, 'No such request, or it is no longer pending.'])
   async withdraw(@Input() input: RequestIdDto, @Session() session: ClubSession): Promise<Record<string, never>> {
@@ -165,8 +168,9 @@ export class CitiesController {
 
   @Get(':id/history')
   @OperatorAuth()
-  @ApiOperation({ summary: "A city's audit trail: every state change, oldest first" })
-  @ApiInput(CityHistoryDto, 'query')
+  @ApiOperation({ summary: "A city's audit trail: every state change, oldest first, paged by id" })
+  @ApiParam({ name: 'id', description: 'City id (any state: pending, rejected and deleted cities keep their trail).', schema: { type: 'integer', minimum: 1 } })
+  @ApiInput(PageDto, 'query')
   @ApiEnvelope(200, 'The trail.', CityHistoryResponseDoc)
   @ApiErrors([400, 'Invalid id, limit or after.'], ...operatorErrors, [404, 'No such city.'])
   history(@Input() input: CityHistoryDto): Promise<Page<HistoryEntryView>> {
