@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { msg } from '../common/errors/messages';
 import { ApiError } from '../common/errors/api-error';
 import { EncodedJson } from '../common/http/encoded-json';
 import { UnitOfWork } from '../database/unit-of-work';
@@ -39,7 +40,7 @@ export class CitiesQueryService {
   async findOne({ id, name }: { id?: number; name?: string }): Promise<CityView & LegacyCityFields> {
     const city = await this.lookUp(id, name === undefined ? undefined : nameKey(name));
     if (!city) {
-      throw ApiError.notFound('No registered city matches.');
+      throw ApiError.notFound('cities.noMatch');
     }
     return withLegacyFields(city);
   }
@@ -67,7 +68,7 @@ export class CitiesQueryService {
   /** The audit trail of any city that ever existed (pending, rejected and deleted ones included: operators ask). */
   async history(cityId: number, page: PageQuery): Promise<Page<HistoryEntryView>> {
     if (!(await this.cities.exists(cityId))) {
-      throw ApiError.notFound(`There is no city ${cityId}.`);
+      throw ApiError.notFound(msg('cities.noCity', { id: cityId }));
     }
     return this.audit.getByCity(cityId, page);
   }
@@ -78,7 +79,7 @@ export class CitiesQueryService {
       const request = await this.requests.getById(tx, requestId);
       const city = request?.status === 'pending' ? await this.cities.getRecord(tx, request.cityId) : undefined;
       if (!request || !city) {
-        throw ApiError.notFound(`There is no pending request ${requestId}.`);
+        throw ApiError.notFound(msg('cities.noPendingRequestId', { requestId }));
       }
       return this.rules.requestConflicts(tx, request.type, city, request.changes, request.id);
     });

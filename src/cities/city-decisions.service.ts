@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ClubSession } from '../club/club-session';
 import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { Transaction, UnitOfWork } from '../database/unit-of-work';
 import { CitiesRepository, CityRecord } from './cities.repository';
 import type { AuditAction } from './city-audit.entity';
@@ -37,7 +38,7 @@ export class CityDecisionsService {
       const request = await this.requests.getPending(tx, cityId, type);
       const city = request ? await this.cities.getRecord(tx, cityId) : undefined;
       if (!request || !city) {
-        throw ApiError.notFound(`City ${cityId} has no pending ${type} request.`);
+        throw ApiError.notFound(msg('cities.noPendingOfType', { id: cityId, type }));
       }
       assertNotOwnRequest(request, actor);
       await this.rules.assertApprovable(tx, type, city, request.changes, request.id);
@@ -50,7 +51,7 @@ export class CityDecisionsService {
     await this.locked(async (tx) => {
       const request = await this.requests.getById(tx, requestId);
       if (!request || request.type !== type || request.status !== 'pending') {
-        throw ApiError.notFound(`There is no pending ${type} request ${requestId}.`);
+        throw ApiError.notFound(msg('cities.noPendingRequest', { type, requestId }));
       }
       assertNotOwnRequest(request, actor);
       await this.rejectRequest(tx, request, actor, reason, `${type}_rejected`);
@@ -62,13 +63,13 @@ export class CityDecisionsService {
     await this.locked(async (tx) => {
       const request = await this.requests.getById(tx, requestId);
       if (!request) {
-        throw ApiError.notFound(`There is no request ${requestId}.`);
+        throw ApiError.notFound(msg('cities.noRequest', { requestId }));
       }
       if (request.requesterUuid !== session.playerUuid) {
-        throw ApiError.forbidden('Only the player who filed a request may withdraw it.');
+        throw ApiError.forbidden('cities.withdraw.notYours');
       }
       if (request.status !== 'pending') {
-        throw ApiError.notFound(`Request ${requestId} is no longer pending.`);
+        throw ApiError.notFound(msg('cities.withdraw.notPending', { requestId }));
       }
       await this.rejectRequest(tx, request, `club:${session.playerUuid}`, WITHDRAWN_REASON, `${request.type}_withdrawn`);
     });
@@ -79,7 +80,7 @@ export class CityDecisionsService {
     await this.locked(async (tx) => {
       const city = await this.cities.getRegisteredRecord(tx, cityId);
       if (!city) {
-        throw ApiError.notFound(`There is no registered city ${cityId}.`);
+        throw ApiError.notFound(msg('cities.notFound', { id: cityId }));
       }
       const before = citySnapshot(city);
       const now = new Date();
@@ -157,6 +158,6 @@ export class CityDecisionsService {
 /** Contract 13.4: a club admin cannot decide a request they filed; operator keys are not affected. */
 function assertNotOwnRequest(request: CityRequestRecord, actor: Actor): void {
   if (actor === `club:${request.requesterUuid}`) {
-    throw ApiError.forbidden('You filed this request yourself: another admin or an operator must decide it.');
+    throw ApiError.forbidden('cities.ownRequest');
   }
 }

@@ -1,4 +1,5 @@
-import { ApiError } from '../common/errors/api-error';
+import { ApiError, detail } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { checkCityName, checkCityNameKana } from './city-name';
 import type { RequestedChanges } from './city-request.entity';
 import { blockCount, boundingBox, BoundingBox, parseCorners, Point } from './geometry';
@@ -87,7 +88,7 @@ function kana(raw: string): NameDraft {
 export function checkRegionName(raw: string): string {
   const value = raw.trim().toLowerCase();
   if (value !== '' && !REGION_NAME.test(value)) {
-    throw ApiError.invalidField('regionName', 'regionName must be 1 to 32 characters of a-z, 0-9, _ and -');
+    throw ApiError.invalidField('regionName', 'cities.regionName.format');
   }
   return value;
 }
@@ -95,10 +96,10 @@ export function checkRegionName(raw: string): string {
 /** corners + count (+ reason): a valid polygon whose block count matches and respects the limits. */
 export function checkRegion(input: { corners?: unknown[]; count?: number; reason?: string }, limits: BlockLimits): RegionDraft {
   if (input.corners === undefined) {
-    throw ApiError.invalidField('corners', 'corners is required with count');
+    throw ApiError.invalidField('corners', 'cities.corners.requiredWithCount');
   }
   if (input.count === undefined) {
-    throw ApiError.invalidField('count', 'count is required with corners');
+    throw ApiError.invalidField('count', 'cities.count.requiredWithCorners');
   }
   const parsed = parseCorners(input.corners);
   if (!parsed.ok) {
@@ -106,14 +107,14 @@ export function checkRegion(input: { corners?: unknown[]; count?: number; reason
   }
   const computed = blockCount(parsed.corners);
   if (input.count !== computed) {
-    throw ApiError.invalidField('count', `count must equal the blocks the corners cover: ${computed}`);
+    throw ApiError.invalidField('count', msg('cities.count.mismatch', { computed }));
   }
   if (computed > limits.max) {
-    throw ApiError.invalidField('count', `A city may cover at most ${limits.max} blocks; these corners cover ${computed}`);
+    throw ApiError.invalidField('count', msg('cities.count.overMax', { max: limits.max, computed }));
   }
   const reason = emptyToNull(input.reason);
   if (computed > limits.limit && reason === null) {
-    throw ApiError.invalidField('reason', `reason is required for more than ${limits.limit} blocks`);
+    throw ApiError.invalidField('reason', msg('cities.reason.required', { limit: limits.limit }));
   }
   return { corners: parsed.corners, count: computed, reason, box: boundingBox(parsed.corners) };
 }
@@ -136,7 +137,7 @@ export function checkEditFields(input: EditCityDto, limits: BlockLimits): EditFi
   if (input.corners === undefined) {
     for (const field of ['count', 'reason'] as const) {
       if (input[field] !== undefined) {
-        throw ApiError.invalidField(field, `${field} comes only with corners`);
+        throw ApiError.invalidField(field, msg('cities.edit.onlyWithCorners', { field }));
       }
     }
   }
@@ -182,20 +183,20 @@ export function editDraft(fields: EditFields): EditDraft {
   const infoFields = INFO_FIELDS.filter((field) => info[INFO_KEYS[field]] !== undefined);
   if (region) {
     if (infoFields.length > 0) {
-      throw ApiError.invalidField('corners', `corners must be sent alone, not with ${infoFields.join(', ')}`);
+      throw ApiError.invalidField('corners', msg('cities.corners.alone', { fields: infoFields }));
     }
     return { type: 'region', region, remarks };
   }
   if (infoFields.length === 0) {
-    throw nothingToChange('Nothing to change: every field equals the city\'s current value.');
+    throw nothingToChange('cities.edit.unchanged');
   }
   return { type: 'update', ...info, remarks };
 }
 
 const INFO_KEYS = { cityName: 'name', cityNameKana: 'kana', summary: 'summary', origin: 'origin', regionName: 'regionName' } as const;
 
-function nothingToChange(message = 'Give at least one change: cityName, cityNameKana, summary, origin, regionName or corners.'): ApiError {
-  return ApiError.badRequest(message, [{ field: 'cityName', message: 'at least one of cityName, cityNameKana, summary, origin, regionName, corners is required' }]);
+function nothingToChange(message: 'cities.edit.nothing' | 'cities.edit.unchanged' = 'cities.edit.nothing'): ApiError {
+  return ApiError.badRequest(message, [detail('cityName', 'cities.edit.nothing.detail')]);
 }
 
 /** The changes an edit asks for, as stored on the request. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/errors/api-error';
+import { ApiError, detail } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/database-errors';
 import type { Transaction } from '../database/unit-of-work';
@@ -102,7 +103,7 @@ export class CityRulesService {
   async assertOwnerBelowLimit(tx: Transaction, ownerUuid: string): Promise<void> {
     const owned = await this.cities.countClaimedByOwner(tx, ownerUuid);
     if (owned >= this.config.CITY_MAX_PER_OWNER) {
-      throw ApiError.conflict(`The requester already administers ${this.config.CITY_MAX_PER_OWNER} cities (pending requests included).`);
+      throw ApiError.conflict(msg('cities.ownerLimit', { max: this.config.CITY_MAX_PER_OWNER }));
     }
   }
 }
@@ -116,7 +117,13 @@ function changeClaims(changes: RequestedChanges): NameClaims {
   };
 }
 
-const CONFLICT_FIELDS = { name: 'cityName', kana: 'cityNameKana', regionName: 'regionName', region: 'corners' } as const;
+/** The 409 of each kind of conflict: the field it names and the catalogue sentences. */
+const CONFLICT_ERRORS = {
+  name: { field: 'cityName', message: 'cities.nameTaken', detail: 'cities.nameTaken.detail' },
+  kana: { field: 'cityNameKana', message: 'cities.kanaTaken', detail: 'cities.kanaTaken.detail' },
+  regionName: { field: 'regionName', message: 'cities.regionNameTaken', detail: 'cities.regionNameTaken.detail' },
+  region: { field: 'corners', message: 'cities.regionTaken', detail: 'cities.regionTaken.detail' },
+} as const;
 
 function throwFirst(conflicts: Conflict[]): void {
   const [first] = conflicts;
@@ -126,12 +133,8 @@ function throwFirst(conflicts: Conflict[]): void {
 }
 
 function conflictError(kind: Conflict['kind']): ApiError {
-  const field = CONFLICT_FIELDS[kind];
-  if (kind === 'region') {
-    return ApiError.conflict('The region overlaps another city.', [{ field, message: 'corners overlap a registered city or a pending request' }]);
-  }
-  const what = { name: 'city name', kana: 'kana reading', regionName: 'region name' }[kind];
-  return ApiError.conflict(`The ${what} is already taken.`, [{ field, message: `${field} is already used by another city or a pending request` }]);
+  const { field, message, detail: detailMessage } = CONFLICT_ERRORS[kind];
+  return ApiError.conflict(message, [detail(field, detailMessage)]);
 }
 
 /**
@@ -150,7 +153,7 @@ export function conflictFromUniqueViolation(error: unknown): unknown {
     return conflictError('regionName');
   }
   if (/pending_key/i.test(text)) {
-    return ApiError.conflict('The city already has a pending request of this type.');
+    return ApiError.conflict('cities.pendingOfTypeExists');
   }
   return conflictError('name');
 }

@@ -3,6 +3,7 @@ import { IsArray, IsBoolean, IsIn, IsInt, IsString, Length, Matches, Max, MaxLen
 import { POSITIVE_INT_PATTERN, UUID_PATTERN } from '../../common/identifiers';
 import { FromJsonString, OptionalField, ToBool, ToInt, Trim } from '../../common/validation/transforms';
 import { REQUEST_STATUSES, REQUEST_TYPES, type RequestStatus, type RequestType } from '../city-request.entity';
+import { rule } from '../../common/validation/validation.pipe';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../page';
 
 const TEXT_MAX = 2000;
@@ -48,13 +49,13 @@ class CityFieldsDto {
   })
   @OptionalField()
   @FromJsonString()
-  @IsArray({ message: 'corners must be an array of {id, x, z} objects' })
+  @IsArray(rule('validation.cornersList'))
   corners?: unknown[];
 
   @ApiPropertyOptional({ description: 'Blocks covered, boundary included: |shoelace area| + perimeter/2 + 1. Comes with corners.', example: 100 })
   @OptionalField()
   @ToInt()
-  @IsInt({ message: 'count must be an integer' })
+  @IsInt()
   @Min(1)
   count?: number;
 
@@ -106,7 +107,7 @@ export class CreateCityDto extends CityFieldsDto {
   @ApiPropertyOptional({ description: 'Register at once as approved; needs an operator apikey.', default: false })
   @OptionalField()
   @ToBool()
-  @IsBoolean({ message: 'force must be true or false' })
+  @IsBoolean()
   force?: boolean;
 
   @ApiPropertyOptional({ description: 'Operator API key (with force=true). Also accepted as X-API-Key.' })
@@ -118,7 +119,7 @@ export class CreateCityDto extends CityFieldsDto {
 
 export class EditCityDto extends CityFieldsDto {
   @ApiProperty({ description: 'City id (path).', example: 12 })
-  @Matches(POSITIVE_INT_PATTERN, { message: 'cityId must be a positive integer' })
+  @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   cityId: string;
 
   @ApiProperty({ description: 'Club user token (32 characters). Also accepted as Authorization: Bearer.' })
@@ -142,7 +143,7 @@ export class EditCityDto extends CityFieldsDto {
 export class FindCitiesDto {
   @ApiPropertyOptional({ description: 'City id.', required: false, example: '12' })
   @OptionalField()
-  @Matches(POSITIVE_INT_PATTERN, { message: 'id must be a positive integer' })
+  @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   id?: string;
 
   @ApiPropertyOptional({ description: 'City name (exact, case-insensitive after NFKC).', required: false, example: 'Chuo' })
@@ -156,7 +157,7 @@ export class FindCitiesDto {
 export class FindCityByPathDto {
   @ApiProperty({ description: 'City id (digits) or administrator uuid (with hyphens).' })
   @IsString()
-  @Matches(new RegExp(`${POSITIVE_INT_PATTERN.source}|${UUID_PATTERN.source}`), { message: 'id must be a city id or a game UUID with hyphens' })
+  @Matches(new RegExp(`${POSITIVE_INT_PATTERN.source}|${UUID_PATTERN.source}`), rule('validation.cityIdOrUuid'))
   id: string;
 
   @ApiPropertyOptional({ description: 'City name (exact, case-insensitive).', required: false })
@@ -168,23 +169,23 @@ export class FindCityByPathDto {
 
 export class CityIdDto {
   @ApiProperty({ description: 'City id (path).', example: 12 })
-  @Matches(POSITIVE_INT_PATTERN, { message: 'cityId must be a positive integer' })
+  @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   cityId: string;
 }
 
 export class ApprovalDto extends CityIdDto {
   @ApiProperty({ enum: REQUEST_TYPES, description: 'Request type (path).' })
-  @IsIn(REQUEST_TYPES, { message: 'type must be create, region or update' })
+  @IsIn(REQUEST_TYPES)
   type: RequestType;
 }
 
 export class RejectDto {
   @ApiProperty({ enum: REQUEST_TYPES, description: 'Request type (path).' })
-  @IsIn(REQUEST_TYPES, { message: 'type must be create, region or update' })
+  @IsIn(REQUEST_TYPES)
   type: RequestType;
 
   @ApiProperty({ description: 'Request id (path).', example: 7 })
-  @Matches(POSITIVE_INT_PATTERN, { message: 'requestId must be a positive integer' })
+  @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   requestId: string;
 
   @ApiPropertyOptional({ description: 'Why the request is rejected; stored as rejectReason.' })
@@ -200,44 +201,44 @@ export class PageDto {
   @ApiPropertyOptional({ description: `Entries per page, 1 to ${MAX_PAGE_LIMIT}.`, default: DEFAULT_PAGE_LIMIT, minimum: 1, maximum: MAX_PAGE_LIMIT })
   @OptionalField()
   @ToInt()
-  @IsInt({ message: 'limit must be an integer' })
-  @Min(1, { message: `limit must be 1 to ${MAX_PAGE_LIMIT}` })
-  @Max(MAX_PAGE_LIMIT, { message: `limit must be 1 to ${MAX_PAGE_LIMIT}` })
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_LIMIT)
   limit?: number;
 
   @ApiPropertyOptional({ description: 'Only entries with a greater id: the `next` of the previous page.', default: 0, minimum: 0 })
   @OptionalField()
   @ToInt()
-  @IsInt({ message: 'after must be an integer' })
-  @Min(0, { message: 'after must be 0 or more' })
+  @IsInt()
+  @Min(0)
   after?: number;
 }
 
 export class ListRequestsDto extends PageDto {
   @ApiPropertyOptional({ enum: REQUEST_STATUSES, description: 'Request status (default pending).', required: false })
   @OptionalField()
-  @IsIn(REQUEST_STATUSES, { message: 'status must be pending, approved or rejected' })
+  @IsIn(REQUEST_STATUSES)
   status?: RequestStatus;
 
   @ApiPropertyOptional({ enum: REQUEST_TYPES, description: 'Request type.', required: false })
   @OptionalField()
-  @IsIn(REQUEST_TYPES, { message: 'type must be create, region or update' })
+  @IsIn(REQUEST_TYPES)
   type?: RequestType;
 
   @ApiPropertyOptional({ description: 'City id.', required: false })
   @OptionalField()
-  @Matches(POSITIVE_INT_PATTERN, { message: 'cityId must be a positive integer' })
+  @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   cityId?: string;
 }
 
 export class CityHistoryDto extends PageDto {
   @ApiProperty({ description: 'City id (path).', example: 12 })
-  @Matches(POSITIVE_INT_PATTERN, { message: 'id must be a positive integer' })
+  @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   id: string;
 }
 
 export class RequestIdDto {
   @ApiProperty({ description: 'Request id (path).', example: 7 })
-  @Matches(POSITIVE_INT_PATTERN, { message: 'requestId must be a positive integer' })
+  @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   requestId: string;
 }
