@@ -99,7 +99,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
         const { cityId } = await ownedCity(owner);
         const edited = await edit(cityId, owner.usertoken, { regionName });
         expectError(edited, 400, 'invalid_request');
-        expect(edited.body.details).toEqual([expect.objectContaining({ field: 'regionName' })]);
+        expect(edited.body.details).toEqual([expect.objectContaining({ field: 'regionName', message_ja: expect.stringContaining('地域名') })]);
       },
     );
 
@@ -110,6 +110,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
       const second = await requestCity(await registerClubUser(app, gameServerKey), { regionName: 'UNIQUE-WARD' });
       expectError(second.result, 409, 'conflict');
       expect(second.result.body.details).toEqual([expect.objectContaining({ field: 'regionName' })]);
+      expect(second.result.body.message_ja).toBe('この地域名はすでに使われています。');
       expect((await app.post(`/cities/reject/create/${first.requestId}`, undefined, asOperator)).status).toBe(200);
       expect((await requestCity(await registerClubUser(app, gameServerKey), { regionName: 'unique-ward' })).result.status).toBe(201);
     });
@@ -195,6 +196,8 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
       const unchanged = await edit(cityId, owner.usertoken, { ...fields, remarks: 'just a note' });
       expectError(unchanged, 400, 'invalid_request');
       expect(unchanged.body.details).toEqual([expect.objectContaining({ field: 'cityName' })]);
+      expect(unchanged.body.message).toMatch(/every field equals the city's current value/);
+      expect(unchanged.body.message_ja).toEqual(expect.stringContaining('変更された項目がありません'));
       const corners = fields.corners as Corner[];
       const rotated = [...corners.slice(1), corners[0]].map((corner, index) => ({ ...corner, id: index + 1 }));
       const result = await edit(cityId, owner.usertoken, { corners: rotated, count: 100 });
@@ -210,6 +213,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
       const denied = await approve('create', own.cityId, { usertoken: admin.usertoken });
       expectError(denied, 403, 'forbidden');
       expect(denied.body.message).toMatch(/another admin or an operator/);
+      expect(denied.body.message_ja).toMatch(/ほかのクラブ管理者か運営者/);
       expectError(await app.post(`/cities/reject/create/${own.requestId}`, { usertoken: admin.usertoken }), 403, 'forbidden');
       expect((await approve('create', own.cityId, { usertoken: otherAdmin.usertoken })).status).toBe(200);
       expect((await requestsOf(own.cityId, 'approved'))[0]).toMatchObject({ decidedBy: `club:${otherAdmin.uuid}`, decidedAt: expect.any(String) });
@@ -271,7 +275,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
         await app.get('/club/@me/requests', { query: { usertoken: owner.usertoken, [name]: value } }),
       ]) {
         expectError(result, 400, 'invalid_request');
-        expect(result.body.details).toEqual([expect.objectContaining({ field: name })]);
+        expect(result.body.details).toEqual([expect.objectContaining({ field: name, message_ja: expect.stringContaining(name === 'limit' ? '件数' : '開始位置') })]);
       }
     });
 
@@ -363,7 +367,9 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
     it('withdraws an own pending create: rejected as "withdrawn", name and region freed', async () => {
       const owner = await registerClubUser(app, gameServerKey);
       const created = await requestCity(owner, { regionName: 'withdrawn-ward' });
-      expectError(await app.post(`/cities/requests/${created.requestId}/withdraw`, { usertoken: admin.usertoken }), 403, 'forbidden');
+      const notTheirs = await app.post(`/cities/requests/${created.requestId}/withdraw`, { usertoken: admin.usertoken });
+      expectError(notTheirs, 403, 'forbidden');
+      expect(notTheirs.body.message_ja).toBe('申請を取り下げられるのは、申請したご本人だけです。');
       const withdrawn = await app.post(`/cities/requests/${created.requestId}/withdraw`, { usertoken: owner.usertoken });
       expect(withdrawn.status).toBe(200);
       expect(withdrawn.body).toEqual({ status: true, code: 200, version: 'test-build' });
