@@ -561,8 +561,20 @@ describe('cities (e2e)', () => {
   });
 
   it('describes every cities endpoint in the OpenAPI document', async () => {
-    const document = await app.get<{ paths: Record<string, Record<string, unknown>> }>('/docs/openapi.json');
+    const document = await app.get<{ paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, { properties?: Record<string, unknown> }> } }>(
+      '/docs/openapi.json',
+    );
     expect(document.status).toBe(200);
+    // The second release's fields (13.2–13.5) are documented, and every schema a oneOf names exists.
+    const { schemas } = document.body.components;
+    expect(Object.keys(schemas.CityDoc.properties!)).toContain('regionName');
+    expect(Object.keys(schemas.SingleCityDoc?.properties ?? {})).toEqual(expect.arrayContaining(['uuid', 'mcid', 'discordid', 'namekana', 'name_origin', 'regionname', 'blocknum']));
+    expect(Object.keys(schemas.CityRequestDoc.properties!)).toEqual(expect.arrayContaining(['city', 'decidedBy']));
+    expect(Object.keys(schemas.CreateCityResponseDoc.properties!)).toContain('request_id');
+    expect(Object.keys(schemas.CityRequestListResponseDoc.properties!)).toContain('next');
+    for (const reference of document.text.matchAll(/"#\/components\/schemas\/([A-Za-z]+)"/g)) {
+      expect(schemas).toHaveProperty([reference[1]]);
+    }
     const operations = Object.entries(document.body.paths)
       .filter(([path]) => path.startsWith('/cities'))
       .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`))

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Patch, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiExcludeEndpoint, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiExtraModels, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AuthCaller, type Caller, ClubAuth, OperatorAuth, Session } from '../auth/auth.decorators';
 import type { ClubSession } from '../club/club-session';
 import { ApiError } from '../common/errors/api-error';
@@ -16,6 +16,7 @@ import { CityDecisionsService } from './city-decisions.service';
 import { CityEditService, EditResult } from './city-edit.service';
 import type { CityRequestView, CityView, HistoryEntryView, LegacyCityFields } from './city.view';
 import {
+  CityDoc,
   CityHistoryResponseDoc,
   ConflictListResponseDoc,
   CityListResponseDoc,
@@ -23,6 +24,7 @@ import {
   CityRequestListResponseDoc,
   CreateCityResponseDoc,
   EditCityResponseDoc,
+  SingleCityDoc,
 } from './dto/city-responses.dto';
 import {
   ApprovalDto,
@@ -48,6 +50,8 @@ const operatorErrors: Array<[number, string]> = [
 ];
 
 @ApiTags('cities')
+// Referenced by oneOf in the response documents, so registered here.
+@ApiExtraModels(CityDoc, SingleCityDoc)
 @Controller('cities')
 export class CitiesController {
   constructor(
