@@ -22,6 +22,9 @@ export interface RequestQuery {
 /** Reads. Only registered (`active`) cities are visible; pending, rejected and deleted ones never are. */
 @Injectable()
 export class CitiesQueryService {
+  /** The flat-names copies of cached city views (13.2), built once per cached view. */
+  private readonly legacyViews = new WeakMap<CityView, CityView & LegacyCityFields>();
+
   constructor(
     private readonly cities: CitiesRepository,
     private readonly requests: CityRequestsRepository,
@@ -42,7 +45,13 @@ export class CitiesQueryService {
     if (!city) {
       throw ApiError.notFound('cities.noMatch');
     }
-    return withLegacyFields(city);
+    // A cached view is the same object on every hit: its flat-names copy is built once.
+    let legacy = this.legacyViews.get(city);
+    if (!legacy) {
+      legacy = withLegacyFields(city);
+      this.legacyViews.set(city, legacy);
+    }
+    return legacy;
   }
 
   private lookUp(id: number | undefined, key: string | undefined): Promise<CityView | undefined> {
