@@ -14,6 +14,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { MapsModule } from './maps/maps.module';
 import { PlayersModule } from './players/players.module';
 import { SecurityModule } from './security/security.module';
 import { UserKeysModule } from './user-keys/user-keys.module';
@@ -36,6 +37,7 @@ export class AppModule {
         UserKeysModule,
         ClubModule,
         CitiesModule,
+        MapsModule,
         UsersModule,
         BanlistSyncModule,
         HealthModule,

@@ -19,5 +19,6 @@ import { CityRulesService } from './city-rules.service';
   imports: [TypeOrmModule.forFeature([City, CityRequest, CityAuditEntry]), ApiKeysModule, ClubTokensModule, UserKeysModule],
   controllers: [CitiesController],
   providers: [CitiesListCache, CitiesQueryService, CityAuditService, CityCreateService, CityDecisionsService, CityEditService, CityRulesService],
+  exports: [CitiesQueryService],
 })
 export class CitiesModule {}

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { CitiesQueryService } from '../cities/cities-query.service';
+import type { CityView } from '../cities/city.view';
+import { ApiError } from '../common/errors/api-error';
+import { citiesGeoJson } from './city-geojson';
+import { MapFile } from './map-file';
+import { boxAround, MapShape, parseBbox, renderMapSvg } from './map-svg';
+
+const GEOJSON_TYPE = 'application/geo+json';
+const SVG_TYPE = 'image/svg+xml; charset=utf-8';
+
+interface Snapshot {
+  /** The ETag of the `GET /cities` response the snapshot was built from. */
+  listEtag: string;
+  cities: CityView[];
+  shapes: MapShape[];
+  geojson: MapFile;
+  svg: MapFile;
+}
+
+function shapeOf(city: Pick<CityView, 'id' | 'name' | 'corners'>): MapShape {
+  return { id: city.id, name: city.name, corners: city.corners.map((corner) => ({ x: Number(corner.x), z: Number(corner.z) })) };
+}
+
+/**
+ * Maps of the registered cities. They are derived from the cached `GET /cities` response, so they
+ * are rebuilt exactly when the city list is (same data-version counters), and only then.
+ */
+@Injectable()
+export class MapsService {
+  private snapshot: Snapshot | undefined;
+
+  constructor(private readonly cities: CitiesQueryService) {}
+
+  async geojson(): Promise<MapFile> {
+    return (await this.current()).geojson;
+  }
+
+  /** Every city (the precomputed picture), or the cities touching `bbox`. */
+  async svg(bbox: string | undefined): Promise<MapFile> {
+    const snapshot = await this.current();
+    if (bbox === undefined) {
+      return snapshot.svg;
+    }
+    const parsed = parseBbox(bbox);
+    if (!parsed.ok) {
+      throw ApiError.invalidField('bbox', parsed.reason);
+    }
+    const { minX, minZ, maxX, maxZ } = parsed.box;
+    const title = `Registered cities in x ${minX}…${maxX}, z ${minZ}…${maxZ}`;
+    return MapFile.of(renderMapSvg(snapshot.shapes, { box: parsed.box, title }), SVG_TYPE);
+  }
+
+  /** One registered city's outline with its corner coordinates (404 as `GET /cities/{id}`). */
+  async shape(id: number): Promise<MapFile> {
+    const city = await this.cities.findOne({ id });
+    const shape = shapeOf(city);
+    const svg = renderMapSvg([shape], { box: boxAround([shape], 0.25), title: `${city.name} (city ${city.id})`, cornerLabels: true });
+    return MapFile.of(svg, SVG_TYPE);
+  }
+
+  private async current(): Promise<Snapshot> {
+    const list = await this.cities.listResponse();
+    if (this.snapshot?.listEtag === list.etag) {
+      return this.snapshot;
+    }
+    const cities = (JSON.parse(list.body.toString('utf8')) as { data: CityView[] }).data;
+    const shapes = cities.map(shapeOf);
+    const snapshot: Snapshot = {
+      listEtag: list.etag,
+      cities,
+      shapes,
+      geojson: MapFile.of(JSON.stringify(citiesGeoJson(cities)), GEOJSON_TYPE),
+      svg: MapFile.of(renderMapSvg(shapes, { title: `Registered cities (${cities.length})` }), SVG_TYPE),
+    };
+    this.snapshot = snapshot;
+    return snapshot;
+  }
+}
