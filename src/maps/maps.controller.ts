@@ -19,7 +19,7 @@ export class MapsController {
   @ApiProduces('application/geo+json')
   @ApiResponse({ status: 200, description: 'A FeatureCollection: one Polygon per city, properties id, name, nameKana, regionName, count, owner.' })
   @ApiResponse(notModified)
-  @ApiErrors([503, 'The database is unreachable.'])
+  @ApiErrors([429, 'Too many requests from this address.'], [503, 'The database is unreachable.'])
   async geojson(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     (await this.maps.geojson()).send(request, reply);
   }
