@@ -12,6 +12,7 @@ import { RouteTable } from './common/http/route-table';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { ConsoleModule } from './console/console.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { MapsModule } from './maps/maps.module';
@@ -41,6 +42,7 @@ export class AppModule {
         UsersModule,
         BanlistSyncModule,
         HealthModule,
+        ConsoleModule,
       ],
       providers: [
         { provide: RouteTable, useValue: routes },

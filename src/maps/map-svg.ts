@@ -42,6 +42,8 @@ export interface MapOptions {
   cornerLabels?: boolean;
   /** The longer side of the drawing area in pixels. */
   size?: number;
+  /** The id of the `<title>` (unique when several maps share a page). */
+  titleId?: string;
 }
 
 /** The longest side, in blocks, a map may show (contract 13.7). */
@@ -192,15 +194,16 @@ export function renderMapSvg(shapes: MapShape[], options: MapOptions): string {
   const outerWidth = width + MARGIN.left + MARGIN.right;
   const outerHeight = height + MARGIN.top + MARGIN.bottom;
   const fontPx = 13;
+  const titleId = escapeXml(options.titleId ?? 'map-title');
   const unit = 1 / scale; // one pixel, in blocks
 
   const visible = shapes.filter((shape) => shape.corners.length > 0 && boxesTouch(shapeBox(shape.corners), box));
   const out: string[] = [];
   out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-labelledby="map-title" width="${outerWidth}" height="${outerHeight}" ` +
+    `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-labelledby="${titleId}" width="${outerWidth}" height="${outerHeight}" ` +
       `viewBox="0 0 ${outerWidth} ${outerHeight}" font-family="${FONT}" font-size="${fontPx}">`,
   );
-  out.push(`<title id="map-title">${escapeXml(options.title)}</title>`);
+  out.push(`<title id="${titleId}">${escapeXml(options.title)}</title>`);
   out.push(`<rect x="0" y="0" width="${outerWidth}" height="${outerHeight}" fill="#ffffff"/>`);
 
   // Axis labels (pixel space): x along the top, z down the left.

@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ApiError } from '../common/errors/api-error';
+import { AppConfig } from '../config/app-config';
+import { consoleSettings } from './console-csp';
+
+/** Where `npm run build:console` writes the page (the same place from src/ under Jest and from dist/ when built). */
+export const CONSOLE_DIST = join(__dirname, '..', '..', 'dist', 'console-app');
+
+/** The console's pages, written by hand in the URL space; `/v1` does not cover them (contract 13.0). */
+const V1_CONSOLE = /^\/v1\/(console|account)(\/|\?|$)/;
+
+/**
+ * Serves the operator console (`/console`) and the players' account page (`/account`), one
+ * Vite-built app, as static files. It holds no privilege: the page calls the public API with the
+ * credential its user types in. Its CSP is set with the other security headers (http-security.ts).
+ */
+@Injectable()
+export class ConsoleSite implements OnModuleInit {
+  private readonly logger = new Logger('Console');
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly config: AppConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    const built = existsSync(join(CONSOLE_DIST, 'index.html'));
+    if (!built) {
+      this.logger.warn(`The console is not built (${CONSOLE_DIST}); run npm run build. /console answers 503 until then.`);
+    }
+    const settings = JSON.stringify(consoleSettings(this.config));
+
+    fastify.addHook('onRequest', (request, _reply, done) => {
+      done(V1_CONSOLE.test(request.originalUrl) ? ApiError.notFound(`No endpoint at ${request.method} ${request.originalUrl.split('?')[0]}.`) : undefined);
+    });
+    await fastify.register(fastifyStatic, {
+      root: CONSOLE_DIST,
+      prefix: '/console/',
+      index: false,
+      wildcard: true,
+      cacheControl: false,
+      // Hashed bundles never change; everything else is checked on each load.
+      setHeaders: (reply, path) => {
+        void reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+    const page = (reply: FastifyReply): FastifyReply => {
+      if (!built) {
+        throw new ApiError(503, 'service_unavailable', 'The console is not built on this server; run npm run build.');
+      }
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    };
+    fastify.get('/console', (_request, reply) => page(reply));
+    fastify.get('/account', (_request, reply) => page(reply));
+    fastify.get('/console/config.json', (_request, reply) => reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(settings));
+  }
+}
