@@ -5,6 +5,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { AppConfig } from '../config/app-config';
 import { consoleSettings } from './console-csp';
 
@@ -28,7 +29,7 @@ export class ConsoleSite implements OnModuleInit {
     private readonly config: AppConfig,
   ) {}
 
-  async onModuleInit(): Promise<void> {
+  onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     const built = existsSync(join(CONSOLE_DIST, 'index.html'));
     if (!built) {
@@ -37,22 +38,27 @@ export class ConsoleSite implements OnModuleInit {
     const settings = JSON.stringify(consoleSettings(this.config));
 
     fastify.addHook('onRequest', (request, _reply, done) => {
-      done(V1_CONSOLE.test(request.originalUrl) ? ApiError.notFound(`No endpoint at ${request.method} ${request.originalUrl.split('?')[0]}.`) : undefined);
+      done(V1_CONSOLE.test(request.originalUrl) ? ApiError.notFound(msg('http.noEndpoint', { method: request.method, path: request.originalUrl.split('?')[0] })) : undefined);
     });
-    await fastify.register(fastifyStatic, {
-      root: CONSOLE_DIST,
-      prefix: '/console/',
-      index: false,
-      wildcard: true,
-      cacheControl: false,
-      // Hashed bundles never change; everything else is checked on each load.
-      setHeaders: (reply, path) => {
-        void reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
-    });
+    // Not awaited: awaiting would load the plugin queue now, before Nest installs its error handler,
+    // and errors of onRequest hooks would then leave in Fastify's own shape instead of the envelope.
+    if (built) {
+      void fastify.register(fastifyStatic, {
+        root: CONSOLE_DIST,
+        prefix: '/console/',
+        index: false,
+        // One route per built file (found at start): any other path under /console is a plain 404.
+        wildcard: false,
+        cacheControl: false,
+        // Hashed bundles never change; everything else is checked on each load.
+        setHeaders: (reply, path) => {
+          void reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+        },
+      });
+    }
     const page = (reply: FastifyReply): FastifyReply => {
       if (!built) {
-        throw new ApiError(503, 'service_unavailable', 'The console is not built on this server; run npm run build.');
+        throw ApiError.unavailable('console.notBuilt');
       }
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     };

@@ -64,17 +64,17 @@ export function escapeXml(text: string): string {
 
 /**
  * Parses `bbox=x1,z1,x2,z2` (integers, any two opposite corners). Returns the box, or why it is
- * not acceptable.
+ * not acceptable (not four integers, or a side longer than MAX_MAP_SIDE).
  */
-export function parseBbox(text: string): { ok: true; box: MapBox } | { ok: false; reason: string } {
+export function parseBbox(text: string): { ok: true; box: MapBox } | { ok: false; reason: 'format' | 'tooLarge' } {
   const parts = text.split(',');
   if (parts.length !== 4 || parts.some((part) => !/^-?\d{1,9}$/.test(part.trim()))) {
-    return { ok: false, reason: 'bbox must be four integers x1,z1,x2,z2' };
+    return { ok: false, reason: 'format' };
   }
   const [x1, z1, x2, z2] = parts.map((part) => Number(part.trim()));
   const box = { minX: Math.min(x1, x2), minZ: Math.min(z1, z2), maxX: Math.max(x1, x2), maxZ: Math.max(z1, z2) };
   if (box.maxX - box.minX + 1 > MAX_MAP_SIDE || box.maxZ - box.minZ + 1 > MAX_MAP_SIDE) {
-    return { ok: false, reason: `bbox may span at most ${MAX_MAP_SIDE} blocks on a side` };
+    return { ok: false, reason: 'tooLarge' };
   }
   return { ok: true, box };
 }

@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { CitiesQueryService } from '../cities/cities-query.service';
 import type { CityView } from '../cities/city.view';
 import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { citiesGeoJson } from './city-geojson';
 import { MapFile } from './map-file';
-import { boxAround, MapShape, parseBbox, renderMapSvg } from './map-svg';
+import { boxAround, MapShape, MAX_MAP_SIDE, parseBbox, renderMapSvg } from './map-svg';
 
 const GEOJSON_TYPE = 'application/geo+json';
 const SVG_TYPE = 'image/svg+xml; charset=utf-8';
@@ -44,7 +45,7 @@ export class MapsService {
     }
     const parsed = parseBbox(bbox);
     if (!parsed.ok) {
-      throw ApiError.invalidField('bbox', parsed.reason);
+      throw ApiError.invalidField('bbox', parsed.reason === 'format' ? 'maps.bboxFormat' : msg('maps.bboxTooLarge', { max: MAX_MAP_SIDE }));
     }
     const { minX, minZ, maxX, maxZ } = parsed.box;
     const title = `Registered cities in x ${minX}…${maxX}, z ${minZ}…${maxZ}`;

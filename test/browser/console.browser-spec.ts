@@ -6,6 +6,11 @@ import { FakeBanlist } from '../support/fake-banlist';
 import { ClubUser, newPlayer, registerClubUser, TestApp } from '../support/test-app';
 import { ARTIFACTS, screenshot, TestBrowser } from './browser';
 
+// The page's globals, as the functions passed to page.evaluate() see them (the test's own tsconfig has no DOM lib).
+declare const sessionStorage: { length: number; getItem(key: string): string | null };
+declare const localStorage: { clear(): void };
+declare const document: { documentElement: { lang: string }; cookie: string };
+
 const PASSWORD = 'console-password-1';
 const DOCS = join(__dirname, '..', '..', 'docs');
 
@@ -208,7 +213,7 @@ describe('operator console (browser)', () => {
     it("draws a region request's requested outline beside the current one, over the cities around", async () => {
       const item = await openRequest(page, names.region);
       const drawing = item.getByRole('img', { name: new RegExp(names.region) });
-      const classes = await drawing.locator('polygon').evaluateAll((polygons) => polygons.map((polygon) => polygon.getAttribute('class')));
+      const classes = await drawing.locator('polygon').evaluateAll((polygons: Array<{ getAttribute(name: string): string | null }>) => polygons.map((polygon) => polygon.getAttribute('class')));
       expect(classes).toEqual(expect.arrayContaining(['outline requested', 'outline current', 'outline city']));
       const requested = await drawing.locator('polygon.requested').getAttribute('points');
       expect(requested).toBe(square(0, 0, 80).map((corner) => `${corner.x},${corner.z}`).join(' '));

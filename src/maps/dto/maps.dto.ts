@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { POSITIVE_INT_PATTERN } from '../../common/identifiers';
+import { rule } from '../../common/validation/validation.pipe';
 
 export class CitiesSvgDto {
   @ApiProperty({
@@ -15,6 +16,6 @@ export class CitiesSvgDto {
 
 export class CityShapeDto {
   @ApiProperty({ description: 'City id (path).', example: 12 })
-  @Matches(POSITIVE_INT_PATTERN, { message: 'id must be a positive integer' })
+  @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   id: string;
 }
