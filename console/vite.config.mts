@@ -14,6 +14,8 @@ export default defineConfig({
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
     sourcemap: false,
+    // Build timings are noise in `npm run build` output.
+    rolldownOptions: { checks: { pluginTimings: false } },
   },
   server: {
     // `npx vite console` during development: the API and the built pages come from the service.

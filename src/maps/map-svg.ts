@@ -44,7 +44,11 @@ export interface MapOptions {
   size?: number;
   /** The id of the `<title>` (unique when several maps share a page). */
   titleId?: string;
+  /** Axis captions (the console passes them translated). */
+  captions?: { x: string; z: string; north: string };
 }
+
+const CAPTIONS = { x: 'x → (east)', z: 'z → (south)', north: 'N ↑' };
 
 /** The longest side, in blocks, a map may show (contract 13.7). */
 export const MAX_MAP_SIDE = 100_000;
@@ -218,9 +222,12 @@ export function renderMapSvg(shapes: MapShape[], options: MapOptions): string {
     ticks.push(`<text x="${MARGIN.left - 6}" y="${num(py + 4)}" text-anchor="end" fill="#333333" class="tick-z">${z}</text>`);
   }
   out.push(`<g class="axes">${ticks.join('')}`);
-  out.push(`<text x="${MARGIN.left + width / 2}" y="${outerHeight - 12}" text-anchor="middle" fill="#333333" font-weight="bold">x → (east)</text>`);
-  out.push(`<text x="14" y="${MARGIN.top + height / 2}" text-anchor="middle" fill="#333333" font-weight="bold" transform="rotate(-90 14 ${MARGIN.top + height / 2})">z → (south)</text>`);
-  out.push(`<text x="${outerWidth - MARGIN.right}" y="${MARGIN.top - 22}" text-anchor="end" fill="#333333" font-weight="bold">N ↑</text>`);
+  const captions = options.captions ?? CAPTIONS;
+  out.push(`<text x="${MARGIN.left + width / 2}" y="${outerHeight - 12}" text-anchor="middle" fill="#333333" font-weight="bold">${escapeXml(captions.x)}</text>`);
+  out.push(
+    `<text x="14" y="${MARGIN.top + height / 2}" text-anchor="middle" fill="#333333" font-weight="bold" transform="rotate(90 14 ${MARGIN.top + height / 2})">${escapeXml(captions.z)}</text>`,
+  );
+  out.push(`<text x="${outerWidth - MARGIN.right}" y="${MARGIN.top - 22}" text-anchor="end" fill="#333333" font-weight="bold">${escapeXml(captions.north)}</text>`);
   out.push('</g>');
 
   // The drawing itself, in block coordinates.
@@ -231,17 +238,20 @@ export function renderMapSvg(shapes: MapShape[], options: MapOptions): string {
   out.push(`<rect x="${box.minX}" y="${box.minZ}" width="${spanX}" height="${spanZ}" fill="#f7f7f2" stroke="#999999" stroke-width="1" vector-effect="non-scaling-stroke"/>`);
   const lines: string[] = [];
   for (let x = Math.ceil(box.minX / step) * step; x <= box.maxX; x += step) {
-    lines.push(`<line x1="${x}" y1="${box.minZ}" x2="${x}" y2="${box.maxZ}"/>`);
+    lines.push(`<line x1="${x}" y1="${box.minZ}" x2="${x}" y2="${box.maxZ}" vector-effect="non-scaling-stroke"/>`);
   }
   for (let z = Math.ceil(box.minZ / step) * step; z <= box.maxZ; z += step) {
-    lines.push(`<line x1="${box.minX}" y1="${z}" x2="${box.maxX}" y2="${z}"/>`);
+    lines.push(`<line x1="${box.minX}" y1="${z}" x2="${box.maxX}" y2="${z}" vector-effect="non-scaling-stroke"/>`);
   }
-  out.push(`<g class="grid" stroke="#d5d5cc" stroke-width="1" vector-effect="non-scaling-stroke">${lines.join('')}</g>`);
+  // vector-effect is not inherited: each line carries it, so grid lines stay one pixel wide at any scale.
+  out.push(`<g class="grid" stroke="#d5d5cc" stroke-width="1">${lines.join('')}</g>`);
 
   // Registered cities first, then current and requested outlines on top.
   const order: ShapeStyle[] = ['city', 'current', 'requested'];
   const sorted = [...visible].sort((a, b) => order.indexOf(a.style ?? 'city') - order.indexOf(b.style ?? 'city'));
   const labels: string[] = [];
+  const placed: MapPoint[] = [];
+  const lineHeight = fontPx * 1.4 * unit;
   for (const shape of sorted) {
     const style = shape.style ?? 'city';
     const paint = PALETTE[style];
@@ -251,7 +261,14 @@ export function renderMapSvg(shapes: MapShape[], options: MapOptions): string {
       `<polygon class="outline ${style}"${id} data-name="${escapeXml(shape.name)}" points="${points}" fill="${paint.fill}" fill-opacity="0.55" ` +
         `stroke="${paint.stroke}" stroke-width="2" vector-effect="non-scaling-stroke"${paint.dash ? ` stroke-dasharray="${paint.dash}"` : ''}/>`,
     );
-    const at = labelPoint(shape.corners);
+    // Names of overlapping outlines (a region request over the current region) would print on top
+    // of each other: move a label down a line while it collides with one already placed.
+    const at = { ...labelPoint(shape.corners) };
+    const halfWidth = (shape.name.length * fontPx * 0.6 * unit) / 2;
+    for (let tries = 0; tries < 4 && placed.some((other) => Math.abs(other.z - at.z) < lineHeight && Math.abs(other.x - at.x) < halfWidth * 2); tries++) {
+      at.z += lineHeight;
+    }
+    placed.push(at);
     labels.push(
       `<text class="name" x="${num(at.x)}" y="${num(at.z)}" font-size="${num(fontPx * unit)}" text-anchor="middle" dominant-baseline="middle" ` +
         `fill="${paint.text}" stroke="#ffffff" stroke-width="${num(3 * unit)}" paint-order="stroke">${escapeXml(shape.name)}</text>`,

@@ -89,7 +89,7 @@ describe('operator console (browser)', () => {
   async function openRequest(page: Page, cityName: string): Promise<Locator> {
     const item = requestItem(page, cityName);
     await item.getByRole('button', { name: new RegExp(cityName) }).first().click();
-    await item.getByRole('img', { name: new RegExp(cityName) }).or(item.getByText(/changes no outline|範囲を変更しません/)).first().waitFor();
+    await item.getByRole('img', { name: new RegExp(cityName) }).or(item.getByText(/changes no outline|区域を変更しません/)).first().waitFor();
     return item;
   }
 
@@ -135,7 +135,7 @@ describe('operator console (browser)', () => {
     await page.goto(`${app.baseUrl}/console`);
     await page.evaluate(() => localStorage.clear());
     await page.reload();
-    await expect(page.getByRole('heading', { name: '都市管理コンソール' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('heading', { name: '自治体管理コンソール' }).isVisible()).resolves.toBe(true);
     await page.getByLabel('APIキー').waitFor();
     expect(await page.getByRole('button', { name: 'サインイン' }).count()).toBe(1);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja');
