@@ -44,7 +44,7 @@ describe('renderMapSvg', () => {
     expect(xTicks).toEqual([-1000, -500, 0, 500, 1000]);
     expect(findAll(svg, 'line').length).toBe(10);
     const texts = findAll(svg, 'text').map((text) => text.text);
-    expect(texts).toEqual(expect.arrayContaining(['x → (east)', 'z → (south)', 'N ↑']));
+    expect(texts).toEqual(expect.arrayContaining(['x → (east)', 'z ↓ (south)', 'N ↑']));
   });
 
   it('leaves out shapes outside the box', () => {

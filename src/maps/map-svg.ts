@@ -48,7 +48,7 @@ export interface MapOptions {
   captions?: { x: string; z: string; north: string };
 }
 
-const CAPTIONS = { x: 'x → (east)', z: 'z → (south)', north: 'N ↑' };
+const CAPTIONS = { x: 'x → (east)', z: 'z ↓ (south)', north: 'N ↑' };
 
 /** The longest side, in blocks, a map may show (contract 13.7). */
 export const MAX_MAP_SIDE = 100_000;
@@ -59,7 +59,7 @@ const PALETTE: Record<ShapeStyle, { fill: string; stroke: string; dash?: string;
   requested: { fill: '#f6c28b', stroke: '#b3480b', dash: '6 4', text: '#7a2e04' },
 };
 
-const MARGIN = { left: 64, top: 40, right: 24, bottom: 40 };
+const MARGIN = { left: 76, top: 40, right: 24, bottom: 40 };
 const FONT = 'system-ui, sans-serif';
 
 export function escapeXml(text: string): string {
@@ -224,9 +224,9 @@ export function renderMapSvg(shapes: MapShape[], options: MapOptions): string {
   out.push(`<g class="axes">${ticks.join('')}`);
   const captions = options.captions ?? CAPTIONS;
   out.push(`<text x="${MARGIN.left + width / 2}" y="${outerHeight - 12}" text-anchor="middle" fill="#333333" font-weight="bold">${escapeXml(captions.x)}</text>`);
-  out.push(
-    `<text x="14" y="${MARGIN.top + height / 2}" text-anchor="middle" fill="#333333" font-weight="bold" transform="rotate(90 14 ${MARGIN.top + height / 2})">${escapeXml(captions.z)}</text>`,
-  );
+  // The z caption sits in the top-left corner, over the column of z ticks it names (no rotated text: its arrow points down).
+  out.push(`<text x="4" y="${MARGIN.top - 22}" text-anchor="start" fill="#333333" font-weight="bold">${escapeXml(captions.z)}</text>`);
+
   out.push(`<text x="${outerWidth - MARGIN.right}" y="${MARGIN.top - 22}" text-anchor="end" fill="#333333" font-weight="bold">${escapeXml(captions.north)}</text>`);
   out.push('</g>');
 

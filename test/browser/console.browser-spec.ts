@@ -388,8 +388,7 @@ describe('operator console (browser)', () => {
   it('renders the map SVG (for the README)', async () => {
     const page = await browser.page(1000, 900);
     await page.goto(`${app.baseUrl}/maps/cities.svg?bbox=-150,-60,200,240`);
-    await page.locator('svg').first().waitFor();
-    await page.screenshot({ path: join(ARTIFACTS, 'map-svg.png') });
+    await page.locator('svg').first().screenshot({ path: join(ARTIFACTS, 'map-svg.png') });
     mkdirSync(DOCS, { recursive: true });
     copyFileSync(join(ARTIFACTS, 'map-svg.png'), join(DOCS, 'map.png'));
     await page.close();
