@@ -348,19 +348,70 @@ describe('operator console (browser)', () => {
   });
 
   describe('account page', () => {
-    it("lets a player sign in and lists the player's own requests", async () => {
-      const page = await browser.page(375, 812);
-      await page.goto(`${app.baseUrl}/account?lang=en`);
-      await page.getByRole('heading', { name: 'Club account' }).waitFor();
+    let page: Page;
+
+    beforeAll(async () => {
+      page = await browser.page(375, 812);
+    });
+
+    afterAll(async () => {
+      await page.close();
+    });
+
+    async function signInAtAccount(password: string): Promise<void> {
       await page.getByLabel('Game id or uuid').fill(member.mcid);
-      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByLabel('Password', { exact: true }).fill(password);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'My city requests' }).waitFor();
+    }
+
+    it("lets a player sign in, lists the player's own requests and withdraws a pending one", async () => {
+      await page.goto(`${app.baseUrl}/account?lang=en`);
+      await page.getByRole('heading', { name: 'Club account' }).waitFor();
+      await signInAtAccount(PASSWORD);
+      const own = page.locator('.my-requests li').filter({ hasText: names.conflicted }).filter({ hasText: 'Information change' });
+      await own.waitFor();
+      expect(await own.textContent()).toContain('pending');
       await screenshot(page, 'account-en-375');
+      await own.getByRole('button', { name: 'Withdraw' }).click();
+      await page.getByRole('status').filter({ hasText: 'Withdrawn.' }).waitFor();
+      const rejected = (await app.get<{ data: Array<RequestBody & { type: string }> }>('/cities/requests', { ...operator(), query: { status: 'rejected', type: 'update' } })).body.data;
+      expect(rejected.map((request) => request.rejectReason)).toContain('withdrawn');
       await page.getByRole('button', { name: '日本語' }).click();
       await page.setViewportSize({ width: 1440, height: 900 });
       await screenshot(page, 'account-ja-1440');
-      await page.close();
+      await page.getByRole('button', { name: 'English' }).click();
+    });
+
+    it('changes the password: the new one signs in', async () => {
+      await page.getByLabel('Current password').fill(PASSWORD);
+      await page.getByLabel('New password').fill('changed-password-2');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByRole('status').filter({ hasText: 'Password changed.' }).waitFor();
+      const signIn = await app.post('/club/token', { username: member.mcid, password: 'changed-password-2', recaptcha: 'x' });
+      expect(signIn.status).toBe(200);
+    });
+
+    it('sets a new password with an in-game key after signing out', async () => {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('In-game key').waitFor();
+      const userkey = await app.issueUserKey(gameServerKey, member.uuid, member.mcid);
+      await page.getByLabel('In-game key').fill(userkey);
+      await page.getByLabel('New password').fill('reset-password-3');
+      await page.getByRole('button', { name: 'Set new password' }).click();
+      await page.getByRole('heading', { name: 'My city requests' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Password changed.' }).waitFor();
+      // The new password is proven by the deletion below, which needs it (signing in here would supersede the page's token).
+    });
+
+    it('deletes the account after confirmation (with the password set by the key): it can no longer sign in', async () => {
+      await page.getByLabel('Password', { exact: true }).fill('reset-password-3');
+      expect(await page.getByRole('button', { name: 'Delete account' }).isDisabled()).toBe(true);
+      await page.getByLabel('I understand: delete my account').check();
+      await page.getByRole('button', { name: 'Delete account' }).click();
+      await page.getByLabel('In-game key').waitFor();
+      expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+      expect((await app.post('/club/token', { username: member.mcid, password: 'reset-password-3', recaptcha: 'x' })).status).toBe(401);
     });
   });
 
