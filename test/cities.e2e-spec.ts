@@ -564,6 +564,7 @@ describe('cities (e2e)', () => {
         'POST /cities/reject/{type}/{requestId}',
         'PATCH /cities/edit/{cityId}',
         'GET /cities/{id}/history',
+        'GET /cities/{id}/shape.svg',
         'GET /cities/{id}',
         'DELETE /cities/{cityId}',
       ].sort(),
