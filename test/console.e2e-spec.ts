@@ -36,7 +36,7 @@ describe('console pages (e2e)', () => {
     );
   }
 
-  it.each(['/console', '/account'])('serves the page at %s as HTML with its own strict CSP', async (path) => {
+  it.each(['/console', '/console/', '/account'])('serves the page at %s as HTML with its own strict CSP', async (path) => {
     const result = await app.get(path);
     expect(result.status).toBe(200);
     expect(result.headers.get('content-type')).toMatch(/^text\/html/);

@@ -63,6 +63,7 @@ export class ConsoleSite implements OnModuleInit {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     };
     fastify.get('/console', (_request, reply) => page(reply));
+    fastify.get('/console/', (_request, reply) => page(reply));
     fastify.get('/account', (_request, reply) => page(reply));
     fastify.get('/console/config.json', (_request, reply) => reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(settings));
   }
