@@ -2,13 +2,14 @@ import { fileURLToPath } from 'node:url';
 import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'vite';
 
-// The console is served by the service at /console (and /account); `npm run build:console` writes it to dist/console-app.
+// The console is served by the service at /console (and /account); `npm run build:console` writes it to console/dist
+// (not under dist/, which `nest build` empties).
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/console/',
   plugins: [vue()],
   build: {
-    outDir: fileURLToPath(new URL('../dist/console-app', import.meta.url)),
+    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,
     // One small app: no inline scripts or styles anywhere, so the page runs under a strict CSP.
     assetsInlineLimit: 0,

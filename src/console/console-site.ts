@@ -9,8 +9,12 @@ import { msg } from '../common/errors/messages';
 import { AppConfig } from '../config/app-config';
 import { consoleSettings } from './console-csp';
 
-/** Where `npm run build:console` writes the page (the same place from src/ under Jest and from dist/ when built). */
-export const CONSOLE_DIST = join(__dirname, '..', '..', 'dist', 'console-app');
+/**
+ * Where `npm run build:console` writes the page: `console/dist` (the same path from src/ under Jest
+ * and from dist/ when built). Not under dist/: `nest build` empties dist/, and the CLI runs it on
+ * its own when the sources changed.
+ */
+export const CONSOLE_DIST = join(__dirname, '..', '..', 'console', 'dist');
 
 /** The console's pages, written by hand in the URL space; `/v1` does not cover them (contract 13.0). */
 const V1_CONSOLE = /^\/v1\/(console|account)(\/|\?|$)/;
