@@ -35,7 +35,7 @@ export class CityEditService {
 
   async edit(session: ClubSession, input: EditCityDto, ip: string): Promise<EditResult> {
     const draft = checkEditInput(input, this.rules.limits);
-    const cityId = Number(input.cityId);
+    const cityId = Number(input.id);
     const city = await this.queries.findRegistered(cityId);
     const isAdministrator = city.ownerUuid === session.playerUuid;
     if (!isAdministrator && session.clubgroup !== 'admin') {

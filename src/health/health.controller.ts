@@ -13,6 +13,7 @@ export class HealthController {
   @Get()
   @ApiOperation({ summary: 'Liveness: the process answers' })
   @ApiEnvelope(200, 'Alive.')
+  @ApiErrors([429, 'Too many requests from this address (when RATE_LIMIT_ENABLED).'])
   live(): Record<string, never> {
     return {};
   }
@@ -20,7 +21,7 @@ export class HealthController {
   @Get('ready')
   @ApiOperation({ summary: 'Readiness: the database answers' })
   @ApiEnvelope(200, 'Ready.')
-  @ApiErrors([503, 'The database is unreachable.'])
+  @ApiErrors([429, 'Too many requests from this address (when RATE_LIMIT_ENABLED).'], [503, 'The database is unreachable.'])
   async ready(): Promise<{ database: 'up' }> {
     try {
       await this.dataSource.query('SELECT 1');

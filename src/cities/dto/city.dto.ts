@@ -74,9 +74,9 @@ class CityFieldsDto {
 }
 
 export class CreateCityDto extends CityFieldsDto {
-  @ApiProperty({
+  @ApiPropertyOptional({
     description:
-      'A user key from /getuserkey (10 letters, spent by a successful request) or, for the club site, a club user token (32 characters, not spent). Also accepted as Authorization: Bearer.',
+      'A user key from /getuserkey (10 letters, spent by a successful request) or, for the club site, a club user token (32 characters, not spent). Also accepted as Authorization: Bearer; one of the two is required unless force=true with an operator key.',
   })
   @OptionalField()
   @IsString()
@@ -93,7 +93,7 @@ export class CreateCityDto extends CityFieldsDto {
   @MaxLength(RAW_NAME_MAX)
   cityNameKana: string;
 
-  @ApiPropertyOptional({ description: 'Register at once as approved; needs an operator apikey.', default: false })
+  @ApiPropertyOptional({ description: 'Register at once as approved; needs an operator apikey. Default false.' })
   @OptionalField()
   @ToBool()
   @IsBoolean()
@@ -107,11 +107,11 @@ export class CreateCityDto extends CityFieldsDto {
 }
 
 export class EditCityDto extends CityFieldsDto {
-  @ApiProperty({ description: 'City id (path).', example: 12 })
+  @ApiProperty({ description: 'City id (path).', example: '12' })
   @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
-  cityId: string;
+  id: string;
 
-  @ApiProperty({ description: 'Club user token (32 characters). Also accepted as Authorization: Bearer.' })
+  @ApiPropertyOptional({ description: 'Club user token (32 characters). Required unless sent as Authorization: Bearer.' })
   @OptionalField()
   @IsString()
   usertoken?: string;
@@ -157,9 +157,9 @@ export class FindCityByPathDto {
 }
 
 export class CityIdDto {
-  @ApiProperty({ description: 'City id (path).', example: 12 })
+  @ApiProperty({ description: 'City id (path).', example: '12' })
   @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
-  cityId: string;
+  id: string;
 }
 
 export class ApprovalDto extends CityIdDto {
@@ -173,7 +173,7 @@ export class RejectDto {
   @IsIn(REQUEST_TYPES)
   type: RequestType;
 
-  @ApiProperty({ description: 'Request id (path).', example: 7 })
+  @ApiProperty({ description: 'Request id (path).', example: '7' })
   @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   requestId: string;
 
@@ -203,7 +203,7 @@ export class ListRequestsDto {
 }
 
 export class CityHistoryDto {
-  @ApiProperty({ description: 'City id (path).', example: 12 })
+  @ApiProperty({ description: 'City id (path).', example: '12' })
   @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   id: string;
 }
