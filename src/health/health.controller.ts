@@ -1,9 +1,14 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-docs.decorators';
+
+class ReadyDoc {
+  @ApiProperty({ enum: ['up'], description: 'The database answered.' })
+  database: 'up';
+}
 
 @ApiTags('operations')
 @Controller('health')
@@ -20,7 +25,7 @@ export class HealthController {
 
   @Get('ready')
   @ApiOperation({ summary: 'Readiness: the database answers' })
-  @ApiEnvelope(200, 'Ready.')
+  @ApiEnvelope(200, 'Ready.', ReadyDoc)
   @ApiErrors([429, 'Too many requests from this address (when RATE_LIMIT_ENABLED).'], [503, 'The database is unreachable.'])
   async ready(): Promise<{ database: 'up' }> {
     try {

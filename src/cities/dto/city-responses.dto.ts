@@ -130,8 +130,11 @@ export class CityResponseDoc {
 }
 
 export class CityListResponseDoc {
-  @ApiProperty({ type: [CityDoc] })
-  data: CityDoc[];
+  @ApiProperty({
+    oneOf: [{ type: 'array', items: { $ref: '#/components/schemas/CityDoc' } }, { $ref: '#/components/schemas/CityDoc' }],
+    description: 'Every registered city (ordered by id) without parameters; the one city matching id and/or name with them.',
+  })
+  data: CityDoc[] | CityDoc;
 }
 
 export class CityPathResponseDoc {
