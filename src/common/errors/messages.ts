@@ -76,7 +76,7 @@ export const messages = {
   'validation.min': { en: '{field} must be at least {min}', ja: '{field}は{min}以上の数で指定してください。' },
   'validation.max': { en: '{field} must be at most {max}', ja: '{field}は{max}以下の数で指定してください。' },
   'validation.isBoolean': { en: '{field} must be true or false', ja: '{field}は true か false で指定してください。' },
-  'validation.isIn': { en: '{field} must be one of: {values}', ja: '{field}は次のいずれかで指定してください：{values}' },
+  'validation.isIn': { en: '{field} must be one of: {values}', ja: '{field}は次のいずれかで指定してください：{values}。' },
   'validation.isArray': { en: '{field} must be a list', ja: '{field}はリスト（配列）で指定してください。' },
   'validation.arrayMinSize': { en: '{field} must contain at least {min} item(s)', ja: '{field}は{min}件以上指定してください。' },
   'validation.arrayMaxSize': { en: '{field} may contain at most {max} items', ja: '{field}は一度に{max}件までです。' },
