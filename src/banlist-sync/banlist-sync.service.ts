@@ -6,7 +6,8 @@ import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { BanlistClient, FetchContext } from './banlist-client';
 import { BanlistStore } from './banlist-store.service';
-import { BanlistSyncRun, SyncTrigger } from './banlist-sync-run.entity';
+import type { SyncTrigger } from './banlist-sync-run.entity';
+import { BanlistRepository } from './banlist.repository';
 import type { SyncSummary } from './banlist.view';
 import { SyncLeaseService } from './sync-lease.service';
 import { runPool } from './worker-pool';
@@ -31,6 +32,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     private readonly store: BanlistStore,
     private readonly leases: SyncLeaseService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly banlist: BanlistRepository,
   ) {}
 
   /** Runs one sync now. 409 while another run holds the lease; 503 when no upstream is configured. */
@@ -82,17 +84,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     }, LEASE_RENEW_MS);
     try {
       const summary = await this.refreshAll(signal);
-      await this.unitOfWork.transaction((manager) =>
-        manager.insert(BanlistSyncRun, {
-          triggeredBy: trigger,
-          players: summary.players,
-          updated: summary.updated,
-          failed: summary.failed,
-          removedBans: summary.removedBans,
-          startedAt: new Date(summary.startedAt),
-          finishedAt: new Date(summary.finishedAt),
-        }),
-      );
+      await this.unitOfWork.transaction((tx) => this.banlist.insertRun(tx, trigger, summary));
       this.logger.log({ msg: 'Ban-list sync finished', trigger, ...summary });
       return summary;
     } finally {

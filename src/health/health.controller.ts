@@ -1,9 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-docs.decorators';
+import { DatabaseHealth } from '../database/database-health';
 
 class ReadyDoc {
   @ApiProperty({ enum: ['up'], description: 'The database answered.' })
@@ -13,7 +12,7 @@ class ReadyDoc {
 @ApiTags('operations')
 @Controller('health')
 export class HealthController {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly database: DatabaseHealth) {}
 
   @Get()
   @ApiOperation({ summary: 'Liveness: the process answers' })
@@ -29,7 +28,7 @@ export class HealthController {
   @ApiErrors([429, 'Too many requests from this address (when RATE_LIMIT_ENABLED).'], [503, 'The database is unreachable.'])
   async ready(): Promise<{ database: 'up' }> {
     try {
-      await this.dataSource.query('SELECT 1');
+      await this.database.ping();
     } catch {
       throw ApiError.unavailable('health.databaseUnreachable');
     }
