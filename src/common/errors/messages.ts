@@ -76,10 +76,10 @@ export const messages = {
   'validation.min': { en: '{field} must be at least {min}', ja: '{field}は{min}以上の数で指定してください。' },
   'validation.max': { en: '{field} must be at most {max}', ja: '{field}は{max}以下の数で指定してください。' },
   'validation.isBoolean': { en: '{field} must be true or false', ja: '{field}は true か false で指定してください。' },
-  'validation.isIn': { en: '{field} must be one of: {values}', ja: '{field}は次のいずれかで指定してください：{values}' },
+  'validation.isIn': { en: '{field} must be one of: {values}', ja: '{field}は次のいずれかで指定してください：{values}。' },
   'validation.isArray': { en: '{field} must be a list', ja: '{field}はリスト（配列）で指定してください。' },
-  'validation.arrayMinSize': { en: '{field} must have at least {min} entries', ja: '{field}は{min}件以上指定してください。' },
-  'validation.arrayMaxSize': { en: '{field} may have at most {max} entries', ja: '{field}は一度に{max}件までです。' },
+  'validation.arrayMinSize': { en: '{field} must contain at least {min} item(s)', ja: '{field}は{min}件以上指定してください。' },
+  'validation.arrayMaxSize': { en: '{field} may contain at most {max} items', ja: '{field}は一度に{max}件までです。' },
   'validation.nestedValidation': { en: '{field} must contain objects', ja: '{field}の各項目はオブジェクトで指定してください。' },
   'validation.unknownValue': { en: 'The parameters are invalid', ja: 'パラメーターの形式が正しくありません。' },
   'validation.positiveInteger': { en: '{field} must be a positive integer', ja: '{field}は 1 以上の整数で指定してください。' },
@@ -177,7 +177,7 @@ export const messages = {
 
   // ── Players, game server, ban list, operations ──────────────────────────────────────────────
   'users.notFoundByUuid': { en: 'No player with uuid {uuid}; send a login or issue a user key first.', ja: 'UUID {uuid} のプレイヤーは見つかりません。' },
-  'users.notFound': { en: 'No player with {kind} {value}.', ja: '{kind} が {value} のプレイヤーは見つかりませんでした。' },
+  'users.notFound': { en: 'No player with {field} {value}.', ja: '{field}が {value} のプレイヤーは見つかりませんでした。' },
   'users.chatidTaken': { en: 'Chat id {chatid} is linked to another player; unlink it there first.', ja: 'チャット ID {chatid} はほかのプレイヤーと連携済みです。先にそちらの連携を解除してください。' },
   'users.chatidTaken.detail': { en: 'chatid belongs to another player', ja: 'このチャット ID はほかのプレイヤーと連携済みです。' },
   'users.identifierRequired': { en: 'one of uuid, chatid or mcid is required', ja: 'UUID・チャット ID・ゲーム ID のどれかを指定してください。' },
