@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Patch, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiExcludeEndpoint, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiExtraModels, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AuthCaller, type Caller, ClubAuth, OperatorAuth, Session } from '../auth/auth.decorators';
 import type { ClubSession } from '../club/club-session';
 import { ApiError } from '../common/errors/api-error';
@@ -14,14 +14,17 @@ import { CityCreateService, CreateCityResult } from './city-create.service';
 import { Credentials, type RequestCredentials } from './city-credentials';
 import { CityDecisionsService } from './city-decisions.service';
 import { CityEditService, EditResult } from './city-edit.service';
-import type { CityRequestView, CityView, HistoryEntryView } from './city.view';
+import type { CityRequestView, CityView, HistoryEntryView, LegacyCityFields } from './city.view';
 import {
+  CityDoc,
   CityHistoryResponseDoc,
+  ConflictListResponseDoc,
   CityListResponseDoc,
   CityPathResponseDoc,
   CityRequestListResponseDoc,
   CreateCityResponseDoc,
   EditCityResponseDoc,
+  SingleCityDoc,
 } from './dto/city-responses.dto';
 import {
   ApprovalDto,
@@ -33,7 +36,12 @@ import {
   FindCityByPathDto,
   ListRequestsDto,
   RejectDto,
+  RequestIdDto,
 } from './dto/city.dto';
+import { Page, pageQuery } from './page';
+import type { Conflict } from './city-rules.service';
+
+const REQUEST_ID_PARAM = { name: 'requestId', description: 'Request id.', schema: { type: 'integer' as const, minimum: 1 } };
 
 const operatorErrors: Array<[number, string]> = [
   [401, 'No credential, or an unknown API key or user token.'],
@@ -41,6 +49,8 @@ const operatorErrors: Array<[number, string]> = [
 ];
 
 @ApiTags('cities')
+// Referenced by oneOf in the response documents, so registered here.
+@ApiExtraModels(CityDoc, SingleCityDoc)
 @Controller('cities')
 export class CitiesController {
   constructor(
@@ -68,13 +78,35 @@ export class CitiesController {
 
   @Get('requests')
   @OperatorAuth()
-  @ApiOperation({ summary: 'City requests, for operator tooling (default: pending)' })
+  @ApiOperation({ summary: 'City requests, for operator tooling (default: pending), paged by id' })
   @ApiInput(ListRequestsDto, 'query')
   @ApiEnvelope(200, 'The requests, ordered by id.', CityRequestListResponseDoc)
-  @ApiErrors([400, 'Invalid filter.'], ...operatorErrors)
-  async requests(@Input() input: ListRequestsDto): Promise<{ data: CityRequestView[] }> {
+  @ApiErrors([400, 'Invalid filter, limit or after.'], ...operatorErrors)
+  requests(@Input() input: ListRequestsDto): Promise<Page<CityRequestView>> {
     const cityId = input.cityId !== undefined ? Number(input.cityId) : undefined;
-    return { data: await this.queries.listRequests({ status: input.status, type: input.type, cityId }) };
+    return this.queries.listRequests({ status: input.status, type: input.type, cityId }, pageQuery(input));
+  }
+
+  @Get('requests/:requestId/conflicts')
+  @OperatorAuth()
+  @ApiOperation({ summary: 'What approving a pending request now would run into (names, kana, region name, region)' })
+  @ApiParam(REQUEST_ID_PARAM)
+  @ApiEnvelope(200, 'The conflicts; empty when the request could be approved now.', ConflictListResponseDoc)
+  @ApiErrors([400, 'Invalid request id.'], ...operatorErrors, [404, 'No pending request with that id.'])
+  async conflicts(@Input() input: RequestIdDto): Promise<{ data: Conflict[] }> {
+    return { data: await this.queries.conflicts(Number(input.requestId)) };
+  }
+
+  @Post('requests/:requestId/withdraw')
+  @HttpCode(200)
+  @ClubAuth()
+  @ApiOperation({ summary: 'Withdraw your own pending request', description: 'It becomes rejected with rejectReason "withdrawn"; a withdrawn create frees its name and region.' })
+  @ApiParam(REQUEST_ID_PARAM)
+  @ApiEnvelope(200, 'Withdrawn.')
+  @ApiErrors([400, 'Invalid request id.'], [403, 'The request was filed by another player.'], [404, 'No such request, or it is no longer pending.'])
+  async withdraw(@Input() input: RequestIdDto, @Session() session: ClubSession): Promise<Record<string, never>> {
+    await this.decisions.withdraw(Number(input.requestId), session);
+    return {};
   }
 
   @Post('create')
@@ -96,14 +128,15 @@ export class CitiesController {
     return this.creation.create(input, credentials, ip);
   }
 
-  @Post('approval/:type/:cityId')
+  @Post('approval/:type/:id')
   @HttpCode(200)
   @OperatorAuth()
   @ApiOperation({ summary: 'Approve and apply the pending request of a type for a city' })
+  @ApiInput(ApprovalDto, 'body', { path: ['type', 'id'] })
   @ApiEnvelope(200, 'Applied.')
   @ApiErrors([400, 'Invalid type or city id.'], ...operatorErrors, [404, 'No pending request of that type.'], [409, 'A conflict arose meanwhile; the request stays pending.'])
   async approve(@Input() input: ApprovalDto, @AuthCaller() caller: Caller): Promise<Record<string, never>> {
-    await this.decisions.approve(input.type, Number(input.cityId), actorOf(caller));
+    await this.decisions.approve(input.type, Number(input.id), actorOf(caller));
     return {};
   }
 
@@ -111,7 +144,7 @@ export class CitiesController {
   @HttpCode(200)
   @OperatorAuth()
   @ApiOperation({ summary: 'Reject a pending request; a rejected create frees its name and region' })
-  @ApiInput(RejectDto, 'body')
+  @ApiInput(RejectDto, 'body', { path: ['type', 'requestId'] })
   @ApiEnvelope(200, 'Rejected.')
   @ApiErrors([400, 'Invalid type or request id.'], ...operatorErrors, [404, 'No pending request with that id and type.'])
   async reject(@Input() input: RejectDto, @AuthCaller() caller: Caller): Promise<Record<string, never>> {
@@ -119,14 +152,14 @@ export class CitiesController {
     return {};
   }
 
-  @Patch('edit/:cityId')
+  @Patch('edit/:id')
   @ClubAuth()
   @ApiOperation({
     summary: 'Update a city',
     description:
       "The administrator files a request (region for corners, else update); a club admin editing another's city applies it at once. corners (with count, reason) come alone.",
   })
-  @ApiInput(EditCityDto, 'body')
+  @ApiInput(EditCityDto, 'body', { path: ['id'] })
   @ApiEnvelope(200, 'Request filed, or change applied.', EditCityResponseDoc)
   @ApiErrors(
     [400, 'Invalid parameters, or captcha_failed.'],
@@ -140,11 +173,12 @@ export class CitiesController {
 
   @Get(':id/history')
   @OperatorAuth()
-  @ApiOperation({ summary: "A city's audit trail: every state change, oldest first" })
+  @ApiOperation({ summary: "A city's audit trail: every state change, oldest first, paged by id" })
+  @ApiInput(CityHistoryDto, 'query', { path: ['id'] })
   @ApiEnvelope(200, 'The trail.', CityHistoryResponseDoc)
-  @ApiErrors([400, 'Invalid id.'], ...operatorErrors, [404, 'No such city.'])
-  async history(@Input() input: CityHistoryDto): Promise<{ data: HistoryEntryView[] }> {
-    return { data: await this.queries.history(Number(input.id)) };
+  @ApiErrors([400, 'Invalid id, limit or after.'], ...operatorErrors, [404, 'No such city.'])
+  history(@Input() input: CityHistoryDto): Promise<Page<HistoryEntryView>> {
+    return this.queries.history(Number(input.id), pageQuery(input));
   }
 
   @Get('create')
@@ -155,9 +189,10 @@ export class CitiesController {
 
   @Get(':id')
   @ApiOperation({ summary: 'A city by id (digits), or the cities of an administrator (uuid)', description: 'A query id or name wins over the path.' })
+  @ApiInput(FindCityByPathDto, 'query', { path: ['id'] })
   @ApiEnvelope(200, 'One city for an id; an array (possibly empty) for a uuid.', CityPathResponseDoc)
   @ApiErrors([400, 'Neither a city id nor a uuid.'], [404, 'No registered city with that id.'])
-  async findByPath(@Input() input: FindCityByPathDto): Promise<{ data: CityView | CityView[] }> {
+  async findByPath(@Input() input: FindCityByPathDto): Promise<{ data: (CityView & LegacyCityFields) | CityView[] }> {
     if (UUID_PATTERN.test(input.id)) {
       return { data: await this.queries.byOwner(input.id) };
     }
@@ -176,13 +211,14 @@ export class CitiesController {
     throw methodNotAllowed('GET');
   }
 
-  @Delete(':cityId')
+  @Delete(':id')
   @OperatorAuth()
   @ApiOperation({ summary: 'Delete a registered city; its pending requests are rejected, its name and region freed' })
+  @ApiInput(CityIdDto, 'query', { path: ['id'] })
   @ApiEnvelope(200, 'Deleted.')
   @ApiErrors([400, 'Invalid city id.'], ...operatorErrors, [404, 'No registered city with that id (pending creates are rejected, not deleted).'])
   async delete(@Input() input: CityIdDto, @AuthCaller() caller: Caller): Promise<Record<string, never>> {
-    await this.decisions.delete(Number(input.cityId), actorOf(caller));
+    await this.decisions.delete(Number(input.id), actorOf(caller));
     return {};
   }
 }

@@ -37,6 +37,7 @@ export class MapsController {
 
   @Get('cities/:id/shape.svg')
   @ApiOperation({ summary: "A registered city's outline as SVG, with its corner coordinates" })
+  @ApiInput(CityShapeDto, 'query', { path: ['id'] })
   @ApiProduces('image/svg+xml')
   @ApiResponse({ status: 200, description: 'The picture.' })
   @ApiResponse(notModified)
