@@ -1,4 +1,4 @@
-import { cityFieldsFactory, type NumericCorner } from './support/cities';
+import { cityFieldsFactory, type NumericCorner, square } from './support/cities';
 import { findAll, parseXml, polygonPoints } from './support/svg';
 import { expectError, newPlayer, TestApp } from './support/test-app';
 
@@ -187,6 +187,16 @@ describe('maps (e2e)', () => {
       const result = expectError(await app.get('/maps/cities.svg', { query: { bbox } }), 400, 'invalid_request');
       expect(result.body.details).toEqual([expect.objectContaining({ field: 'bbox' })]);
       expect(result.headers.get('access-control-allow-origin')).toBe('*');
+    });
+
+    it('draws a box again after a change (the cached picture of the box is not served)', async () => {
+      const bbox = '4900,4900,5100,5100';
+      const before = await app.get('/maps/cities.svg', { query: { bbox } });
+      expect(findAll(parseXml(before.text), 'polygon')).toHaveLength(0);
+      const id = await register({ corners: square(5000, 5000, 10), count: 100 });
+      const after = await app.get('/maps/cities.svg', { query: { bbox }, headers: { 'if-none-match': before.headers.get('etag')! } });
+      expect(after.status).toBe(200);
+      expect(findAll(parseXml(after.text), 'polygon').map((polygon) => polygon.attributes['data-city-id'])).toEqual([String(id)]);
     });
 
     it('accepts a box of exactly 100,000 blocks on a side', async () => {

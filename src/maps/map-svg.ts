@@ -262,13 +262,16 @@ export function renderMapSvg(shapes: MapShape[], options: MapOptions): string {
         `stroke="${paint.stroke}" stroke-width="2" vector-effect="non-scaling-stroke"${paint.dash ? ` stroke-dasharray="${paint.dash}"` : ''}/>`,
     );
     // Names of overlapping outlines (a region request over the current region) would print on top
-    // of each other: move a label down a line while it collides with one already placed.
+    // of each other: move such a label down a line while it collides with another one. Registered
+    // cities never overlap, so only the few review outlines are checked (linear in the city count).
     const at = { ...labelPoint(shape.corners) };
-    const halfWidth = (shape.name.length * fontPx * 0.6 * unit) / 2;
-    for (let tries = 0; tries < 4 && placed.some((other) => Math.abs(other.z - at.z) < lineHeight && Math.abs(other.x - at.x) < halfWidth * 2); tries++) {
-      at.z += lineHeight;
+    if (style !== 'city') {
+      const halfWidth = (shape.name.length * fontPx * 0.6 * unit) / 2;
+      for (let tries = 0; tries < 4 && placed.some((other) => Math.abs(other.z - at.z) < lineHeight && Math.abs(other.x - at.x) < halfWidth * 2); tries++) {
+        at.z += lineHeight;
+      }
+      placed.push(at);
     }
-    placed.push(at);
     labels.push(
       `<text class="name" x="${num(at.x)}" y="${num(at.z)}" font-size="${num(fontPx * unit)}" text-anchor="middle" dominant-baseline="middle" ` +
         `fill="${paint.text}" stroke="#ffffff" stroke-width="${num(3 * unit)}" paint-order="stroke">${escapeXml(shape.name)}</text>`,
