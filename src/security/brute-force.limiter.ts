@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from '../common/errors/api-error';
 import { AppConfig } from '../config/app-config';
+import { KnownAddresses } from './known-addresses';
 import { createLimiter, isLimiterVerdict } from './limiter-factory';
 import { rateLimited } from './rate-limit-response';
 import { LimitPolicy, RATE_LIMITS, scaledSeconds, SIGN_IN_REFUSALS, slowdownSeconds } from './rate-limits';
@@ -75,7 +76,7 @@ export class BruteForceLimiter {
         addressBlock: RateLimiterAbstract;
         account: RateLimiterAbstract;
         slowdown: RateLimiterAbstract;
-        known: RateLimiterAbstract;
+        known: KnownAddresses;
       }
     | undefined;
   private readonly seconds: { pairBlock: number; addressBlock: number; known: number; accountWindow: number; firstDelay: number; maxDelay: number };
@@ -100,7 +101,7 @@ export class BruteForceLimiter {
         addressBlock: createLimiter(flagPolicy('rl:block:ip'), redis),
         account: createLimiter(scaled(RATE_LIMITS.failuresPerAccount), redis),
         slowdown: createLimiter(flagPolicy('rl:slow:acct'), redis),
-        known: createLimiter(flagPolicy('rl:known'), redis),
+        known: new KnownAddresses(redis.client, 'rl:known', this.seconds.known),
       };
     }
   }
@@ -153,7 +154,7 @@ export class BruteForceLimiter {
       this.settle(pair.delete(`sign-in:${key}:${ip}`)),
       this.settle(perAccount.delete(key)),
       this.settle(slowdown.delete(key)),
-      this.settle(known.set(`${key}:${ip}`, 1, this.seconds.known)),
+      this.settle(known.remember(key, ip)),
     ]);
   }
 
@@ -174,7 +175,7 @@ export class BruteForceLimiter {
     }
     if (isSet(addressState)) {
       // The exception of rule (b): an account signed in from this address lately is not refused by it.
-      const trusted = subject.password && Boolean(await this.settle(known.get(`${subject.account}:${subject.ip}`)));
+      const trusted = subject.password && Boolean(await this.settle(known.has(subject.account, subject.ip)));
       if (!trusted) {
         refusals.push({ rule: 'address', limit: RATE_LIMITS.failuresPerIpPerDay.points, msBeforeReset: addressState.msBeforeNext });
       }
