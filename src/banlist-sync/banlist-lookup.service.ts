@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { msg } from '../common/errors/messages';
 import { ApiError } from '../common/errors/api-error';
 import { BanlistRepository } from './banlist.repository';
 import type { BanView, BanlistUserView } from './banlist.view';
@@ -12,7 +13,7 @@ export class BanlistLookupService {
     const key = uuid.toLowerCase();
     const user = await this.banlist.getUser(key);
     if (!user) {
-      throw ApiError.notFound(`No ban-list data for player ${key}: the player was never synced.`);
+      throw ApiError.notFound(msg('banlist.playerNotSynced', { uuid: key }));
     }
     return user;
   }
@@ -20,7 +21,7 @@ export class BanlistLookupService {
   async ban(banId: number): Promise<BanView> {
     const ban = await this.banlist.getBan(banId);
     if (!ban) {
-      throw ApiError.notFound(`No ban ${banId} in the ban-list mirror.`);
+      throw ApiError.notFound(msg('banlist.banNotFound', { banId }));
     }
     return ban;
   }

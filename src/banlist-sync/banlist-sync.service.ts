@@ -38,11 +38,11 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
   /** Runs one sync now. 409 while another run holds the lease; 503 when no upstream is configured. */
   async run(trigger: SyncTrigger): Promise<SyncSummary> {
     if (!this.client.configured) {
-      throw ApiError.unavailable('The ban-list sync is off: BANLIST_SOURCE_URL is not set.');
+      throw ApiError.unavailable('banlist.syncOff');
     }
     const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
     if (!(await this.leases.acquire(BANLIST_SYNC_LEASE, holder, LEASE_TTL_MS))) {
-      throw ApiError.conflict('A ban-list sync is already in progress.');
+      throw ApiError.conflict('banlist.syncRunning');
     }
     const abort = new AbortController();
     const done = this.runHoldingLease(trigger, holder, abort.signal);

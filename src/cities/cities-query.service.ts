@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { msg } from '../common/errors/messages';
 import { ApiError } from '../common/errors/api-error';
 import { EncodedJson } from '../common/http/encoded-json';
 import { CitiesListCache } from './cities-list.cache';
@@ -34,7 +35,7 @@ export class CitiesQueryService {
   async findOne({ id, name }: { id?: number; name?: string }): Promise<CityView> {
     const city = await this.lookUp(id, name === undefined ? undefined : nameKey(name));
     if (!city) {
-      throw ApiError.notFound('No registered city matches.');
+      throw ApiError.notFound('cities.noMatch');
     }
     return city;
   }
@@ -57,7 +58,7 @@ export class CitiesQueryService {
   /** The audit trail of any city that ever existed (pending, rejected and deleted ones included: operators ask). */
   async history(cityId: number): Promise<HistoryEntryView[]> {
     if (!(await this.cities.exists(cityId))) {
-      throw ApiError.notFound(`There is no city ${cityId}.`);
+      throw ApiError.notFound(msg('cities.noCity', { id: cityId }));
     }
     return this.audit.getByCity(cityId);
   }

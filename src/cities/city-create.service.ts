@@ -125,7 +125,7 @@ export class CityCreateService {
   /** `usertoken` is a user key (10 letters) or a club token (32 alphanumerics), told apart by format. */
   private async requester(usertoken: string | undefined): Promise<Requester> {
     if (!usertoken) {
-      throw ApiError.unauthorized('A user key (usertoken) is required; get one with /getuserkey in game.');
+      throw ApiError.unauthorized('cities.create.userKeyRequired');
     }
     if (USER_KEY_PATTERN.test(usertoken)) {
       const userKey = await this.userKeys.peek(usertoken);
@@ -135,20 +135,20 @@ export class CityCreateService {
       const session = await this.clubTokens.authenticate(usertoken);
       return { playerUuid: session.playerUuid, actor: `club:${session.playerUuid}` };
     }
-    throw ApiError.unauthorized('The usertoken is neither a user key nor a club user token.');
+    throw ApiError.unauthorized('cities.create.badToken');
   }
 
   /** force=true needs an operator key: none or unknown → 401, without the scope → 403. */
   private async operator(apikey: string | undefined): Promise<Actor> {
     if (!apikey) {
-      throw ApiError.unauthorized('force=true needs an operator API key (X-API-Key header or apikey parameter).');
+      throw ApiError.unauthorized('cities.create.forceNeedsKey');
     }
     const principal = await this.apiKeys.authenticate(apikey);
     if (!principal) {
-      throw ApiError.unauthorized('The API key is unknown or was revoked.');
+      throw ApiError.unauthorized('auth.apiKeyUnknown');
     }
     if (!principal.scopes.includes('operator')) {
-      throw ApiError.forbidden('The API key lacks the "operator" scope needed for force=true.');
+      throw ApiError.forbidden('cities.create.forceScope');
     }
     return `apikey:${principal.name}`;
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { msg } from '../common/errors/messages';
 import { ApiError } from '../common/errors/api-error';
 import { Transaction, UnitOfWork } from '../database/unit-of-work';
 import { CitiesRepository, CityRecord } from './cities.repository';
@@ -30,7 +31,7 @@ export class CityDecisionsService {
       const request = await this.requests.getPending(tx, cityId, type);
       const city = request ? await this.cities.getRecord(tx, cityId) : undefined;
       if (!request || !city) {
-        throw ApiError.notFound(`City ${cityId} has no pending ${type} request.`);
+        throw ApiError.notFound(msg('cities.noPendingOfType', { id: cityId, type }));
       }
       const before = citySnapshot(city);
       const now = new Date();
@@ -60,7 +61,7 @@ export class CityDecisionsService {
     await this.locked(async (tx) => {
       const request = await this.requests.getById(tx, requestId);
       if (!request || request.type !== type || request.status !== 'pending') {
-        throw ApiError.notFound(`There is no pending ${type} request ${requestId}.`);
+        throw ApiError.notFound(msg('cities.noPendingRequest', { type, requestId }));
       }
       const now = new Date();
       const city = (await this.cities.getRecord(tx, request.cityId))!;
@@ -85,7 +86,7 @@ export class CityDecisionsService {
     await this.locked(async (tx) => {
       const city = await this.cities.getRegisteredRecord(tx, cityId);
       if (!city) {
-        throw ApiError.notFound(`There is no registered city ${cityId}.`);
+        throw ApiError.notFound(msg('cities.notFound', { id: cityId }));
       }
       const now = new Date();
       const before = citySnapshot(city);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CaptchaService } from '../captcha/captcha.service';
 import type { ClubSession } from '../club/club-session';
+import { msg } from '../common/errors/messages';
 import { ApiError } from '../common/errors/api-error';
 import { Transaction, UnitOfWork } from '../database/unit-of-work';
 import { CitiesRepository, CityRecord } from './cities.repository';
@@ -39,7 +40,7 @@ export class CityEditService {
     const cityId = Number(input.cityId);
     const isAdministrator = (await this.registeredView(cityId)).owner.uuid === session.playerUuid;
     if (!isAdministrator && session.clubgroup !== 'admin') {
-      throw ApiError.forbidden('Only the city administrator or a club admin may update this city.');
+      throw ApiError.forbidden('cities.editForbidden');
     }
     await this.captcha.verify(input.recaptcha, ip);
     const changes = editChanges(draft);
@@ -59,7 +60,7 @@ export class CityEditService {
   private async fileRequest(tx: Transaction, cityId: number, type: EditType, changes: RequestedChanges, requesterUuid: string, actor: string): Promise<number> {
     await this.reloadRegistered(tx, cityId);
     if (await this.requests.getPending(tx, cityId, type)) {
-      throw ApiError.conflict(`City ${cityId} already has a pending ${type} request.`);
+      throw ApiError.conflict(msg('cities.pendingExists', { id: cityId, type }));
     }
     await this.rules.assertChangesAllowed(tx, cityId, type, changes);
     const request = await this.insertRequest(tx, newRequest(cityId, type, changes, requesterUuid, 'pending', null));
@@ -93,7 +94,7 @@ export class CityEditService {
   private async registeredView(cityId: number): Promise<CityView> {
     const city = await this.cities.getById(cityId);
     if (!city) {
-      throw ApiError.notFound(`There is no registered city ${cityId}.`);
+      throw ApiError.notFound(msg('cities.notFound', { id: cityId }));
     }
     return city;
   }
@@ -102,7 +103,7 @@ export class CityEditService {
   private async reloadRegistered(tx: Transaction, cityId: number): Promise<CityRecord> {
     const city = await this.cities.getRegisteredRecord(tx, cityId);
     if (!city) {
-      throw ApiError.notFound(`There is no registered city ${cityId}.`);
+      throw ApiError.notFound(msg('cities.notFound', { id: cityId }));
     }
     return city;
   }

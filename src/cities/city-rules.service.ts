@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/errors/api-error';
+import { ApiError, detail } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/database-errors';
 import type { Transaction } from '../database/unit-of-work';
@@ -72,19 +73,19 @@ export class CityRulesService {
   async assertOwnerBelowLimit(tx: Transaction, ownerUuid: string): Promise<void> {
     const owned = await this.cities.countClaimedByOwner(tx, ownerUuid);
     if (owned >= this.config.CITY_MAX_PER_OWNER) {
-      throw ApiError.conflict(`The requester already administers ${this.config.CITY_MAX_PER_OWNER} cities (pending requests included).`);
+      throw ApiError.conflict(msg('cities.ownerLimit', { max: this.config.CITY_MAX_PER_OWNER }));
     }
   }
 }
 
 function nameTaken(field: 'cityName' | 'cityNameKana'): ApiError {
-  const message = `${field} is already used by another city or a pending request`;
-  return ApiError.conflict(`The ${field === 'cityName' ? 'city name' : 'kana reading'} is already taken.`, [{ field, message }]);
+  return field === 'cityName'
+    ? ApiError.conflict('cities.nameTaken', [detail(field, 'cities.nameTaken.detail')])
+    : ApiError.conflict('cities.kanaTaken', [detail(field, 'cities.kanaTaken.detail')]);
 }
 
 function regionTaken(): ApiError {
-  const message = 'corners overlap a registered city or a pending request';
-  return ApiError.conflict('The region overlaps another city.', [{ field: 'corners', message }]);
+  return ApiError.conflict('cities.regionTaken', [detail('corners', 'cities.regionTaken.detail')]);
 }
 
 /**
@@ -100,7 +101,7 @@ export function conflictFromUniqueViolation(error: unknown): unknown {
     return nameTaken('cityNameKana');
   }
   if (/pending_key/i.test(text)) {
-    return ApiError.conflict('The city already has a pending request of this type.');
+    return ApiError.conflict('cities.pendingOfTypeExists');
   }
   return nameTaken('cityName');
 }

@@ -10,7 +10,7 @@ import { ClubTokensService, IssuedToken } from './club-tokens.service';
 import { AccountDeleteDto, PasswordChangeDto, PasswordResetDto } from './dto/club.dto';
 import { PasswordsService } from './passwords.service';
 
-const WRONG_PASSWORD = 'The password is wrong.';
+const WRONG_PASSWORD = 'club.wrongPassword';
 
 /**
  * Contract 13.3: the way back in (password reset with a new in-game user key), password change
@@ -36,7 +36,7 @@ export class AccountRecoveryService {
       const key = await this.userKeys.peek(input.userkey ?? input.verificationCode ?? '');
       const account = await this.accounts.getCredentials(key.playerUuid);
       if (!account) {
-        throw ApiError.notFound("The user key's player has no club account; register instead.");
+        throw ApiError.notFound('club.noAccountForKey');
       }
       await this.captcha.verify(input.recaptcha, ip);
       const passwordHash = await this.passwords.hash(input.password);

@@ -15,7 +15,7 @@ import { NicknameDto, RegisterDto, SignInDto } from './dto/club.dto';
 import { cleanNickname } from './nickname';
 import { PasswordsService } from './passwords.service';
 
-const WRONG_CREDENTIALS = 'The username or password is wrong.';
+const WRONG_CREDENTIALS = 'club.wrongCredentials';
 
 @Injectable()
 export class ClubAccountsService {
@@ -39,10 +39,10 @@ export class ClubAccountsService {
   private async registerUnlimited(input: RegisterDto, ip: string): Promise<IssuedToken> {
     const key = await this.userKeys.peek(input.userkey ?? input.verificationCode ?? '');
     if (input.username && !(await this.isSamePlayer(input.username, key.playerUuid))) {
-      throw ApiError.invalidField('username', "username does not name the user key's player");
+      throw ApiError.invalidField('username', 'club.usernameMismatch');
     }
     if (await this.accounts.existsForPlayer(key.playerUuid)) {
-      throw ApiError.conflict('A club account already exists for this player; sign in instead.');
+      throw ApiError.conflict('club.accountExists');
     }
     await this.captcha.verify(input.recaptcha, ip);
     const passwordHash = await this.passwords.hash(input.password);
@@ -57,7 +57,7 @@ export class ClubAccountsService {
       return issued;
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw ApiError.conflict('A club account already exists for this player; sign in instead.');
+        throw ApiError.conflict('club.accountExists');
       }
       throw error;
     }

@@ -35,23 +35,23 @@ export class ClubTokensService {
   /** The session behind a token, or 401 saying whether it was missing, invalid, logged out, superseded or expired. */
   async authenticate(usertoken: string | undefined): Promise<ClubSession> {
     if (!usertoken) {
-      throw ApiError.unauthorized('A user token is required (usertoken parameter or Authorization: Bearer).');
+      throw ApiError.unauthorized('auth.tokenRequired');
     }
     if (!CLUB_TOKEN_PATTERN.test(usertoken)) {
-      throw ApiError.unauthorized('The user token is invalid.');
+      throw ApiError.unauthorized('auth.tokenInvalid');
     }
     const session = await this.tokens.getSession(hashSecret(usertoken));
     if (!session) {
-      throw ApiError.unauthorized('The user token is invalid.');
+      throw ApiError.unauthorized('auth.tokenInvalid');
     }
     if (session.loggedOut) {
-      throw ApiError.unauthorized('The user token was logged out; sign in again.');
+      throw ApiError.unauthorized('auth.tokenLoggedOut');
     }
     if (!session.current) {
-      throw ApiError.unauthorized('The user token was superseded by a newer token for this account; use the newest one.');
+      throw ApiError.unauthorized('auth.tokenSuperseded');
     }
     if (session.expiresAt.getTime() <= Date.now()) {
-      throw ApiError.unauthorized('The user token has expired; sign in again.');
+      throw ApiError.unauthorized('auth.tokenExpired');
     }
     return withoutTokenState(session);
   }

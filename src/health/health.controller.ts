@@ -24,7 +24,7 @@ export class HealthController {
     try {
       await this.database.ping();
     } catch {
-      throw ApiError.unavailable('The database is unreachable.');
+      throw ApiError.unavailable('health.databaseUnreachable');
     }
     return { database: 'up' };
   }

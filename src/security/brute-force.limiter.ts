@@ -30,11 +30,11 @@ const BUCKET: Record<AttemptKind, 'sign-in' | 'register'> = {
   'password-reset': 'register',
 };
 
-const MESSAGES: Record<RefusalRule, string> = {
-  'account-address': 'Too many failed attempts.',
-  address: 'Too many failed attempts.',
-  'account-slowdown': 'Too many failed attempts for this account; attempts are slowed down.',
-};
+const MESSAGES = {
+  'account-address': 'limits.tooManyFailures',
+  address: 'limits.tooManyFailures',
+  'account-slowdown': 'limits.accountSlowedDown',
+} as const satisfies Record<RefusalRule, Parameters<typeof rateLimited>[0]>;
 
 interface Attempt {
   kind: AttemptKind;

@@ -49,17 +49,17 @@ export class UserKeysService {
   /** Reads a key without spending it; 401 when malformed, unknown, expired or spent. */
   async peek(userkey: string): Promise<PendingUserKey> {
     if (!USER_KEY_PATTERN.test(userkey)) {
-      throw ApiError.unauthorized('The user key is invalid; get a new one with /getuserkey in game.');
+      throw ApiError.unauthorized('userKey.invalid');
     }
     const key = await this.tokens.getUserKey(hashSecret(userkey));
     if (!key) {
-      throw ApiError.unauthorized('The user key is invalid or was replaced; get a new one with /getuserkey in game.');
+      throw ApiError.unauthorized('userKey.replaced');
     }
     if (key.spent) {
-      throw ApiError.unauthorized('The user key was already used; get a new one with /getuserkey in game.');
+      throw ApiError.unauthorized('userKey.used');
     }
     if (key.expiresAt.getTime() <= Date.now()) {
-      throw ApiError.unauthorized('The user key has expired; get a new one with /getuserkey in game.');
+      throw ApiError.unauthorized('userKey.expired');
     }
     return { id: key.id, playerUuid: key.playerUuid };
   }
@@ -70,7 +70,7 @@ export class UserKeysService {
    */
   async spend(tx: Transaction, key: PendingUserKey): Promise<void> {
     if (!(await this.tokens.spendUserKey(tx, key.id, new Date()))) {
-      throw ApiError.unauthorized('The user key was already used; get a new one with /getuserkey in game.');
+      throw ApiError.unauthorized('userKey.used');
     }
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { msg } from '../common/errors/messages';
 import { ApiError } from '../common/errors/api-error';
 import { UnitOfWork } from '../database/unit-of-work';
 import { AchievementDefinition, AchievementView, PlayersRepository, UnlockInput } from '../players/players.repository';
@@ -16,7 +17,7 @@ export class AchievementsService {
   async define(definitions: readonly AchievementDefinition[]): Promise<number> {
     const duplicate = definitions.find((definition, index) => definitions.findIndex((other) => other.id === definition.id) !== index);
     if (duplicate) {
-      throw ApiError.invalidField('achievements', `achievement id ${duplicate.id} is given more than once`);
+      throw ApiError.invalidField('achievements', msg('achievements.duplicate', { id: duplicate.id }));
     }
     await this.unitOfWork.transaction(async (tx) => {
       const existing = await this.repository.getDefinedAchievementIds(
@@ -43,7 +44,7 @@ export class AchievementsService {
       const known = await this.repository.getDefinedAchievementIds(tx, ids);
       const unknown = ids.filter((id) => !known.has(id));
       if (unknown.length > 0) {
-        throw ApiError.invalidField('unlocks', `unknown achievement id${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}; define them first with PUT /game-server/achievements`);
+        throw ApiError.invalidField('unlocks', msg('achievements.unknown', { ids: unknown }));
       }
       return this.repository.insertUnlocks(tx, items, new Date());
     });

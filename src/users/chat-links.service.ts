@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/errors/api-error';
+import { ApiError, detail } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { isUniqueViolation } from '../database/database-errors';
 import { Transaction, UnitOfWork } from '../database/unit-of-work';
 import { PlayersRepository } from '../players/players.repository';
@@ -51,11 +52,11 @@ export class ChatLinksService {
 
   private async requirePlayer(tx: Transaction, uuid: string): Promise<void> {
     if (!(await this.repository.getInTransaction(tx, uuid))) {
-      throw ApiError.notFound(`No player with uuid ${uuid}; send a login or issue a user key first.`);
+      throw ApiError.notFound(msg('users.notFoundByUuid', { uuid }));
     }
   }
 }
 
 function conflict(chatid: string): ApiError {
-  return ApiError.conflict(`Chat id ${chatid} is linked to another player; unlink it there first.`, [{ field: 'chatid', message: 'chatid belongs to another player' }]);
+  return ApiError.conflict(msg('users.chatidTaken', { chatid }), [detail('chatid', 'users.chatidTaken.detail')]);
 }
