@@ -54,7 +54,8 @@ describe('club account recovery (e2e)', () => {
     it('answers 404 for a player without an account and leaves the key unspent', async () => {
       const player = newPlayer();
       const userkey = await app.issueUserKey(gameServerKey, player.uuid, player.mcid);
-      expectError(await reset({ userkey, password: 'some-password' }), 404, 'not_found');
+      const missing = expectError(await reset({ userkey, password: 'some-password' }), 404, 'not_found');
+      expect(missing.body.message_ja).toBe('このユーザーキーのプレイヤーにはまだクラブのアカウントがありません。新規登録をしてください。');
       expect((await app.post('/club/register', { userkey, password: 'some-password', recaptcha: 'pass' })).status).toBe(201);
     });
 
@@ -85,7 +86,7 @@ describe('club account recovery (e2e)', () => {
     it('answers 401 for a wrong current password and keeps the password and token', async () => {
       const user = await registerClubUser(app, gameServerKey, { password: 'current-pass' });
       const wrong = expectError(await change({ usertoken: user.usertoken, password: 'not-the-password', newPassword: 'changed-pass' }), 401, 'unauthorized');
-      expect(wrong.body.message).toBe('The password is wrong.');
+      expect(wrong.body).toMatchObject({ message: 'The password is wrong.', message_ja: 'パスワードが間違っています。' });
       expect((await me(user.usertoken)).status).toBe(200);
       expectError(await signIn(user.mcid, 'changed-pass'), 401, 'unauthorized');
     });
@@ -93,7 +94,8 @@ describe('club account recovery (e2e)', () => {
     it('needs a token, a valid new password and the CAPTCHA', async () => {
       const user = await registerClubUser(app, gameServerKey, { password: 'current-pass' });
       expectError(await change({ password: 'current-pass', newPassword: 'changed-pass' }), 401, 'unauthorized');
-      expectError(await change({ usertoken: user.usertoken, password: 'current-pass', newPassword: 'short' }), 400, 'invalid_request');
+      const short = expectError(await change({ usertoken: user.usertoken, password: 'current-pass', newPassword: 'short' }), 400, 'invalid_request');
+      expect(short.body.details).toEqual([{ field: 'newPassword', message: 'newPassword must be 8 to 128 characters', message_ja: '新しいパスワードは8〜128文字で入力してください。' }]);
       expectError(await change({ usertoken: user.usertoken, password: 'current-pass', newPassword: 'changed-pass', recaptcha: 'fail' }), 400, 'captcha_failed');
       expectToken(await signIn(user.mcid, 'current-pass'));
     });

@@ -86,7 +86,12 @@ function signInLimitSuite(name: string, env: Record<string, string>): void {
         expectError(await signIn(user.mcid, `wrong-${attempt}`, address()), 401, 'unauthorized');
       }
       // From any address, even with the right password: wait 1 s first.
-      expect(expectRefused(await signIn(user.mcid, PASSWORD, address()), 1)).toBe(1);
+      const slowed = await signIn(user.mcid, PASSWORD, address());
+      expect(expectRefused(slowed, 1)).toBe(1);
+      expect(slowed.body).toMatchObject({
+        message: 'Too many failed attempts for this account; attempts are slowed down. Try again in 1 s.',
+        message_ja: expect.stringContaining('1 秒後にもう一度お試しください'),
+      });
       expect(refused.at(-1)).toBe('account-slowdown');
       await sleep(1100);
       expectError(await signIn(user.mcid, 'wrong-again', address()), 401, 'unauthorized');
