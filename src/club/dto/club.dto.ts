@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType, PickType } from '@nestjs/swagger';
 import { IsString, Length, Matches, MaxLength } from 'class-validator';
 import { OptionalField } from '../../common/validation/transforms';
 import { rule } from '../../common/validation/validation.pipe';
@@ -64,29 +64,8 @@ export class NicknameDto {
   recaptcha: string;
 }
 
-export class PasswordResetDto {
-  @ApiPropertyOptional({ description: 'A new user key from the in-game command /getuserkey (10 letters). Required unless verificationCode is given.' })
-  @OptionalField()
-  @IsString()
-  @MaxLength(64)
-  userkey?: string;
-
-  @ApiPropertyOptional({ description: 'Alias of userkey, as the existing club site sends it.' })
-  @OptionalField()
-  @IsString()
-  @MaxLength(64)
-  verificationCode?: string;
-
-  @ApiProperty({ description: 'The new password, 8 to 128 characters.', format: 'password', minLength: 8, maxLength: 128 })
-  @IsString()
-  @Length(8, 128)
-  password: string;
-
-  @ApiProperty({ description: 'CAPTCHA verification token.' })
-  @IsString()
-  @Length(1, 4096)
-  recaptcha: string;
-}
+/** Password reset: a new in-game user key (or its alias) and the new password, as for register. */
+export class PasswordResetDto extends OmitType(RegisterDto, ['username'] as const) {}
 
 export class PasswordChangeDto {
   @ApiProperty({ description: 'The current password.', format: 'password' })
@@ -105,17 +84,8 @@ export class PasswordChangeDto {
   recaptcha: string;
 }
 
-export class AccountDeleteDto {
-  @ApiProperty({ description: 'The current password, to confirm the deletion.', format: 'password' })
-  @IsString()
-  @Length(1, 1024)
-  password: string;
-
-  @ApiProperty({ description: 'CAPTCHA verification token.' })
-  @IsString()
-  @Length(1, 4096)
-  recaptcha: string;
-}
+/** Account deletion: the current password confirms it. */
+export class AccountDeleteDto extends PickType(PasswordChangeDto, ['password', 'recaptcha'] as const) {}
 
 export class TokenResponseDoc {
   @ApiProperty({ description: 'Club user token (32 alphanumeric characters), valid 3 hours; supersedes older tokens.', example: 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6' })
