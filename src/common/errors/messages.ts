@@ -110,10 +110,19 @@ export const messages = {
   'captcha.lowScore': { en: 'The CAPTCHA score is too low.', ja: 'ロボットでないことを確認できませんでした。時間をおいてもう一度お試しください。' },
   'captcha.unreachable': { en: 'The CAPTCHA provider could not be reached; try again shortly.', ja: 'CAPTCHA の確認サービスに接続できませんでした。しばらくしてからもう一度お試しください。' },
   'limits.tooManyFailures': { en: 'Too many failed attempts. Try again in {seconds} s.', ja: '失敗が続いたため、一時的にロックしています。{seconds} 秒後にもう一度お試しください。' },
+  'limits.accountSlowedDown': {
+    en: 'Too many failed attempts for this account; attempts are slowed down. Try again in {seconds} s.',
+    ja: 'このアカウントへのログイン失敗が続いているため、しばらく間隔を空けていただいています。{seconds} 秒後にもう一度お試しください。',
+  },
   'limits.tooManyRequests': { en: 'Too many requests from this address. Try again in {seconds} s.', ja: 'アクセスが多すぎます。{seconds} 秒後にもう一度お試しください。' },
 
   // ── Club accounts ───────────────────────────────────────────────────────────────────────────
   'club.wrongCredentials': { en: 'The username or password is wrong.', ja: 'ユーザー名またはパスワードが間違っています。' },
+  'club.wrongPassword': { en: 'The password is wrong.', ja: 'パスワードが間違っています。' },
+  'club.noAccountForKey': {
+    en: "The user key's player has no club account; register instead.",
+    ja: 'このユーザーキーのプレイヤーにはまだクラブのアカウントがありません。新規登録をしてください。',
+  },
   'club.accountExists': { en: 'A club account already exists for this player; sign in instead.', ja: 'このプレイヤーのアカウントはすでにあります。ログインしてください。' },
   'club.usernameMismatch': { en: "username does not name the user key's player", ja: 'ユーザー名が、ユーザーキーを取得したプレイヤーと一致しません。' },
   'club.nickname.control': { en: 'nickname must not contain control characters', ja: 'ニックネームに使えない文字（制御文字）が含まれています。' },
