@@ -8,7 +8,7 @@ import { ARTIFACTS, screenshot, TestBrowser } from './browser';
 // The page's globals, as the functions passed to page.evaluate() see them (the test's own tsconfig has no DOM lib).
 declare const sessionStorage: { length: number; getItem(key: string): string | null };
 declare const localStorage: { clear(): void };
-declare const document: { documentElement: { lang: string }; cookie: string };
+declare const document: { documentElement: { lang: string; scrollWidth: number }; cookie: string };
 
 const PASSWORD = 'console-password-1';
 
@@ -80,6 +80,12 @@ describe('operator console (browser)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
 
+  /** At phone width nothing may stick out sideways (no horizontal scrolling). */
+  async function expectNoSidewaysScroll(page: Page): Promise<void> {
+    const viewport = page.viewportSize()!.width;
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport);
+  }
+
   function requestItem(page: Page, cityName: string): Locator {
     return page.getByRole('listitem').filter({ has: page.getByRole('button', { name: new RegExp(cityName) }) });
   }
@@ -137,6 +143,7 @@ describe('operator console (browser)', () => {
     await page.getByLabel('APIキー').waitFor();
     expect(await page.getByRole('button', { name: 'サインイン' }).count()).toBe(1);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja');
+    await expectNoSidewaysScroll(page);
     await screenshot(page, 'sign-in-ja-375');
     await page.close();
   });
@@ -260,6 +267,7 @@ describe('operator console (browser)', () => {
       expect(await alert.textContent()).toBe(again.body.message_ja ?? again.body.message);
       await page.setViewportSize({ width: 375, height: 812 });
       await openRequest(page, names.region);
+      await expectNoSidewaysScroll(page);
       await screenshot(page, 'review-ja-375');
       await page.setViewportSize({ width: 1440, height: 900 });
       await page.getByRole('button', { name: 'English' }).click();
@@ -280,6 +288,7 @@ describe('operator console (browser)', () => {
       await page.locator('.history li').first().waitFor();
       await screenshot(page, 'city-en-1440');
       await page.setViewportSize({ width: 375, height: 812 });
+      await expectNoSidewaysScroll(page);
       await screenshot(page, 'city-en-375');
       await page.setViewportSize({ width: 1440, height: 900 });
       await page.getByRole('button', { name: 'Delete city' }).click();
@@ -372,6 +381,7 @@ describe('operator console (browser)', () => {
       const own = page.locator('.my-requests li').filter({ hasText: names.conflicted }).filter({ hasText: 'Information change' });
       await own.waitFor();
       expect(await own.textContent()).toContain('pending');
+      await expectNoSidewaysScroll(page);
       await screenshot(page, 'account-en-375');
       await own.getByRole('button', { name: 'Withdraw' }).click();
       await page.getByRole('status').filter({ hasText: 'Withdrawn.' }).waitFor();
