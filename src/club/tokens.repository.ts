@@ -112,6 +112,11 @@ export class TokensRepository {
     await tx.delete(ClubToken, { accountId, expiresAt: LessThan(before) });
   }
 
+  async deleteAccountTokens(tx: Transaction, accountId: number): Promise<void> {
+    await tx.update(ClubAccount, { id: accountId }, { currentTokenId: null });
+    await tx.delete(ClubToken, { accountId });
+  }
+
   /** Cached (see `sessions`); the session is shared, not to be mutated. */
   getSession(tokenHash: string): Promise<TokenSession | null> {
     return this.sessions.get(tokenHash, async () => {

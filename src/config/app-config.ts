@@ -74,6 +74,12 @@ export class AppConfig {
   @IsString()
   RECAPTCHA_SECRET?: string;
 
+  /** The CAPTCHA widget's public site key for the console (contract 13.10); unset: no widget. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  RECAPTCHA_SITE_KEY?: string;
+
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   RECAPTCHA_VERIFY_URL = 'https://www.google.com/recaptcha/api/siteverify';
 
@@ -142,6 +148,16 @@ export class AppConfig {
   @IsBoolean()
   RATE_LIMIT_ENABLED = true;
 
+  /**
+   * Tests only: multiplies the sign-in limits' windows and refusal times (SECURITY.md) so that
+   * expiry can be tested in seconds. Must be 1 with NODE_ENV=production.
+   */
+  @Transform(toNumber)
+  @IsNumber()
+  @Min(0.0001)
+  @Max(1)
+  RATE_LIMIT_TIME_SCALE = 1;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()
@@ -178,7 +194,7 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const supplied: Record<string, string> = {};
-  for (const name of [...known, 'APP_VERSION', 'RECAPTCHA_SECRET', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL']) {
+  for (const name of [...known, 'APP_VERSION', 'RECAPTCHA_SECRET', 'RECAPTCHA_SITE_KEY', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL']) {
     const value = env[name];
     if (value !== undefined) {
       supplied[name] = value;
@@ -198,6 +214,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (Number.isNaN(config.dataCutoff.getTime())) {
     throw new ConfigError('Invalid configuration: DATA_CUTOFF is not a valid date');
+  }
+  if (config.isProduction && config.RATE_LIMIT_TIME_SCALE !== 1) {
+    throw new ConfigError('Invalid configuration: RATE_LIMIT_TIME_SCALE must be 1 when NODE_ENV=production (it shortens the sign-in limits; tests only)');
   }
   if (config.isProduction && !config.RECAPTCHA_SECRET) {
     throw new ConfigError('Invalid configuration: RECAPTCHA_SECRET is required when NODE_ENV=production');
