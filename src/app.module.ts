@@ -13,6 +13,7 @@ import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { PlayersModule } from './players/players.module';
 import { SecurityModule } from './security/security.module';
@@ -27,6 +28,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
+        EventsModule,
         SecurityModule,
         ScheduleModule.forRoot(),
         PlayersModule,

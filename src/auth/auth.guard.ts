@@ -45,16 +45,19 @@ export class AuthGuard implements CanActivate {
     }
   }
 
-  private async apiKey(key: string | undefined, scope: ApiScope): Promise<Caller> {
+  /** `scope` may list several: any one of them is enough. */
+  private async apiKey(key: string | undefined, scope: ApiScope | readonly ApiScope[]): Promise<Caller> {
+    const scopes: readonly ApiScope[] = typeof scope === 'string' ? [scope] : scope;
+    const named = scopes.map((name) => `"${name}"`).join(' or ');
     if (!key) {
-      throw ApiError.unauthorized(`An API key with scope "${scope}" is required (X-API-Key header or apikey parameter).`);
+      throw ApiError.unauthorized(`An API key with scope ${named} is required (X-API-Key header or apikey parameter).`);
     }
     const principal = await this.apiKeys.authenticate(key);
     if (!principal) {
       throw ApiError.unauthorized('The API key is unknown or was revoked.');
     }
-    if (!principal.scopes.includes(scope)) {
-      throw ApiError.forbidden(`The API key lacks the "${scope}" scope.`);
+    if (!scopes.some((name) => principal.scopes.includes(name))) {
+      throw ApiError.forbidden(`The API key lacks the ${named} scope.`);
     }
     return { kind: 'apikey', key: principal };
   }

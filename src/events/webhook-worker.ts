@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { AppConfig } from '../config/app-config';
+import { UnitOfWork } from '../database/unit-of-work';
+import { EventNotifier } from './event-notifier';
+import { subscribes } from './event.types';
+import { DeliveryRecord, EventsRepository, WebhookRecord } from './events.repository';
+import { AttemptResult, isSuccess, WebhookDeliveryService } from './webhook-delivery.service';
+
+/** How often an idle instance looks for due retries and for events written elsewhere. */
+const TICK_MS = 500;
+/** Webhooks one instance works on at the same time. */
+const PARALLEL_WEBHOOKS = 8;
+/** Deliveries sent for one webhook before its lease is given back (others get a turn). */
+const DELIVERIES_PER_TURN = 100;
+const EVENTS_PER_SCAN = 200;
+const MAX_RETRY_DELAY_MS = 3_600_000;
+
+/** The delay after the `failures`-th failed attempt: base, 2×base, 4×base, … at most one hour. */
+export function retryDelayMs(baseMs: number, failures: number): number {
+  return Math.min(baseMs * 2 ** Math.min(Math.max(failures - 1, 0), 32), MAX_RETRY_DELAY_MS);
+}
+
+/**
+ * Delivers events to webhooks, in event order per webhook, at least once.
+ *
+ * Each instance claims webhooks with a lease row (`webhooks.lease_holder`), so at most one
+ * delivery per webhook is in flight across all instances sharing the database. Every database
+ * step is a short transaction of its own; the HTTP call happens between them with no transaction
+ * open. A webhook's queue is materialised lazily: when it has no pending delivery, the worker
+ * takes the next subscribed event after the webhook's cursor and queues its delivery (and moves
+ * the cursor) in one transaction.
+ */
+export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  private readonly holder = `${hostname()}:${process.pid}:${randomUUID()}`;
+  private readonly leaseMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopping = false;
+  /** Cuts the attempts in flight when the server shuts down; they stay queued and go out after the restart. */
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly repository: EventsRepository,
+    private readonly delivery: WebhookDeliveryService,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly notifier: EventNotifier,
+  ) {
+    // Long enough to outlive one attempt with room to spare; renewed before each attempt.
+    this.leaseMs = config.WEBHOOK_TIMEOUT_MS + 60_000;
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.kick(), TICK_MS);
+    this.timer.unref();
+    this.unsubscribe = this.notifier.onEvent(() => this.kick());
+    this.kick();
+  }
+
+  onModuleDestroy(): void {
+    this.stopping = true;
+    clearInterval(this.timer);
+    this.unsubscribe?.();
+    this.abort.abort();
+  }
+
+  /** Lets the attempt in flight finish its bookkeeping (and give its leases back) while the database is open. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.running;
+  }
+
+  /** Runs a pass now, or right after the current one. */
+  kick(): void {
+    if (this.stopping) {
+      return;
+    }
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.pass()
+      .catch((error: unknown) => this.logger.warn({ msg: 'Webhook delivery pass failed; retrying shortly', err: error }))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** One pass: claim the webhooks that have work and are free, then work on them side by side. */
+  async pass(): Promise<void> {
+    const now = new Date();
+    const candidates = await this.repository.webhooksWithWork(now, PARALLEL_WEBHOOKS);
+    if (candidates.length === 0 || this.stopping) {
+      return;
+    }
+    const claimed = await this.unitOfWork.transaction((manager) =>
+      this.repository.claimWebhooks(manager, candidates, this.holder, now, new Date(now.getTime() + this.leaseMs)),
+    );
+    await Promise.all(claimed.map((id) => this.workOn(id)));
+  }
+
+  private async workOn(webhookId: number): Promise<void> {
+    try {
+      for (let sent = 0; sent < DELIVERIES_PER_TURN && !this.stopping; sent += 1) {
+        const next = await this.nextDue(webhookId);
+        if (!next) {
+          return;
+        }
+        const { webhook, delivery, event } = next;
+        const result = await this.delivery.attempt(webhook, delivery.deliveryId, event, this.abort.signal);
+        if (this.stopping && !isSuccess(result.statusCode)) {
+          return; // cut by the shutdown: not an attempt, the delivery stays due
+        }
+        await this.settle(webhook, delivery, event.at, result);
+      }
+    } catch (error) {
+      this.logger.warn({ msg: 'Webhook delivery failed unexpectedly; the delivery stays queued', webhookId, err: error });
+    } finally {
+      await this.unitOfWork.transaction((manager) => this.repository.releaseLease(manager, webhookId, this.holder)).catch(() => undefined);
+    }
+  }
+
+  /** The head of the webhook's queue when it is due (queuing the next subscribed event when the queue is empty). */
+  private nextDue(webhookId: number): Promise<{ webhook: WebhookRecord; delivery: DeliveryRecord; event: { id: number; type: string; at: string; data: Record<string, unknown> } } | undefined> {
+    return this.unitOfWork.transaction(async (manager) => {
+      const now = new Date();
+      if (!(await this.repository.renewLease(manager, webhookId, this.holder, new Date(now.getTime() + this.leaseMs)))) {
+        return undefined;
+      }
+      const webhook = await this.repository.webhookIn(manager, webhookId);
+      if (!webhook?.active) {
+        return undefined;
+      }
+      let delivery = await this.repository.headDelivery(manager, webhookId);
+      let cursor = webhook.cursorEventId;
+      while (!delivery) {
+        const events = await this.repository.eventsAfterIn(manager, cursor, EVENTS_PER_SCAN);
+        const wanted = events.find((event) => subscribes(webhook.events, event.type));
+        if (wanted) {
+          const deliveryId = randomUUID();
+          if (!(await this.repository.enqueueDelivery(manager, webhookId, this.holder, { deliveryId, eventId: wanted.id, type: wanted.type, now }))) {
+            return undefined;
+          }
+          delivery = await this.repository.headDelivery(manager, webhookId);
+          break;
+        }
+        if (events.length === 0) {
+          return undefined;
+        }
+        cursor = events[events.length - 1].id;
+        await this.repository.advanceCursor(manager, webhookId, this.holder, cursor);
+        if (events.length < EVENTS_PER_SCAN) {
+          return undefined;
+        }
+      }
+      if (!delivery || delivery.nextAttemptAt.getTime() > now.getTime()) {
+        return undefined;
+      }
+      const event = delivery.eventId === null ? undefined : await this.repository.eventById(manager, delivery.eventId);
+      if (!event) {
+        // The event is gone (retention): nothing left to send.
+        await this.repository.recordAttempt(
+          manager,
+          { webhookId, deliveryId: delivery.deliveryId, eventId: delivery.eventId, attempt: delivery.attempts + 1, statusCode: null, error: 'the event no longer exists', durationMs: 0, at: now },
+          { status: 'failed', countsAsAttempt: true },
+        );
+        return undefined;
+      }
+      return { webhook, delivery, event };
+    });
+  }
+
+  /** Records the attempt and moves the delivery on: delivered, retried later, or failed (the next one proceeds). */
+  private async settle(webhook: WebhookRecord, delivery: DeliveryRecord, eventAt: string, result: AttemptResult): Promise<void> {
+    const now = new Date();
+    const attempt = {
+      webhookId: webhook.id,
+      deliveryId: delivery.deliveryId,
+      eventId: delivery.eventId,
+      attempt: delivery.attempts + 1,
+      statusCode: result.statusCode,
+      error: result.error,
+      durationMs: result.durationMs,
+      at: now,
+    };
+    if (result.rateLimitedMs !== undefined) {
+      this.delivery.count('rate_limited');
+      await this.unitOfWork.transaction((manager) =>
+        this.repository.recordAttempt(manager, attempt, { status: 'pending', nextAttemptAt: new Date(now.getTime() + result.rateLimitedMs!), countsAsAttempt: false }),
+      );
+      return;
+    }
+    if (isSuccess(result.statusCode)) {
+      this.delivery.count('delivered');
+      await this.unitOfWork.transaction((manager) => this.repository.recordAttempt(manager, attempt, { status: 'delivered', countsAsAttempt: true }));
+      return;
+    }
+    const expired = now.getTime() - new Date(eventAt).getTime() >= this.config.WEBHOOK_RETRY_WINDOW_SECONDS * 1000;
+    if (expired) {
+      this.delivery.count('failed');
+      this.logger.warn({ msg: 'Webhook delivery failed for good', webhookId: webhook.id, deliveryId: delivery.deliveryId, eventId: delivery.eventId, attempts: attempt.attempt });
+    } else {
+      this.delivery.count('retry');
+    }
+    const nextAttemptAt = new Date(now.getTime() + retryDelayMs(this.config.WEBHOOK_RETRY_BASE_MS, attempt.attempt));
+    await this.unitOfWork.transaction((manager) =>
+      this.repository.recordAttempt(manager, attempt, expired ? { status: 'failed', countsAsAttempt: true } : { status: 'pending', nextAttemptAt, countsAsAttempt: true }),
+    );
+  }
+}
+
+/** The worker runs in the HTTP server only (a scheduler exists there), never in the CLI. */
+export const webhookWorkerProvider = {
+  provide: WebhookWorker,
+  inject: [AppConfig, EventsRepository, WebhookDeliveryService, UnitOfWork, EventNotifier, { token: SchedulerRegistry, optional: true }],
+  useFactory: (
+    config: AppConfig,
+    repository: EventsRepository,
+    delivery: WebhookDeliveryService,
+    unitOfWork: UnitOfWork,
+    notifier: EventNotifier,
+    registry?: SchedulerRegistry,
+  ): WebhookWorker | null => (registry ? new WebhookWorker(config, repository, delivery, unitOfWork, notifier) : null),
+};
