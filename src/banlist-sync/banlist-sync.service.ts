@@ -4,6 +4,7 @@ import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
+import { EventsService } from '../events/events.service';
 import { BanlistClient, FetchContext } from './banlist-client';
 import { BanlistStore } from './banlist-store.service';
 import { BanlistSyncRun, SyncTrigger } from './banlist-sync-run.entity';
@@ -31,6 +32,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     private readonly store: BanlistStore,
     private readonly leases: SyncLeaseService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly events: EventsService,
   ) {}
 
   /** Runs one sync now. 409 while another run holds the lease; 503 when no upstream is configured. */
@@ -82,8 +84,9 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     }, LEASE_RENEW_MS);
     try {
       const summary = await this.refreshAll(signal);
-      await this.unitOfWork.transaction((manager) =>
-        manager.insert(BanlistSyncRun, {
+      // The run's end and its event (contract 13.6) commit together.
+      await this.unitOfWork.transaction(async (manager) => {
+        await manager.insert(BanlistSyncRun, {
           triggeredBy: trigger,
           players: summary.players,
           updated: summary.updated,
@@ -91,8 +94,9 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
           removedBans: summary.removedBans,
           startedAt: new Date(summary.startedAt),
           finishedAt: new Date(summary.finishedAt),
-        }),
-      );
+        });
+        await this.events.record(manager, 'banlist.sync.finished', { summary });
+      });
       this.logger.log({ msg: 'Ban-list sync finished', trigger, ...summary });
       return summary;
     } finally {

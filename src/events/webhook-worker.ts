@@ -38,6 +38,9 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
   private readonly holder = `${hostname()}:${process.pid}:${randomUUID()}`;
   private readonly leaseMs: number;
   private timer: NodeJS.Timeout | undefined;
+  /** A retry due before the next tick gets a pass of its own at its time. */
+  private dueTimer: NodeJS.Timeout | undefined;
+  private dueAt = Infinity;
   private unsubscribe: (() => void) | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -66,6 +69,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
   onModuleDestroy(): void {
     this.stopping = true;
     clearInterval(this.timer);
+    clearTimeout(this.dueTimer);
     this.unsubscribe?.();
     this.abort.abort();
   }
@@ -73,6 +77,21 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
   /** Lets the attempt in flight finish its bookkeeping (and give its leases back) while the database is open. */
   async beforeApplicationShutdown(): Promise<void> {
     await this.running;
+  }
+
+  /** Runs a pass at `at` (when that is earlier than any pass already planned). */
+  private kickAt(at: Date): void {
+    const time = at.getTime();
+    if (this.stopping || time >= this.dueAt) {
+      return;
+    }
+    clearTimeout(this.dueTimer);
+    this.dueAt = time;
+    this.dueTimer = setTimeout(() => {
+      this.dueAt = Infinity;
+      this.kick();
+    }, Math.max(time - Date.now(), 0));
+    this.dueTimer.unref();
   }
 
   /** Runs a pass now, or right after the current one. */
@@ -162,7 +181,11 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
           return undefined;
         }
       }
-      if (!delivery || delivery.nextAttemptAt.getTime() > now.getTime()) {
+      if (!delivery) {
+        return undefined;
+      }
+      if (delivery.nextAttemptAt.getTime() > now.getTime()) {
+        this.kickAt(delivery.nextAttemptAt);
         return undefined;
       }
       const event = delivery.eventId === null ? undefined : await this.repository.eventById(manager, delivery.eventId);
@@ -194,9 +217,9 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
     };
     if (result.rateLimitedMs !== undefined) {
       this.delivery.count('rate_limited');
-      await this.unitOfWork.transaction((manager) =>
-        this.repository.recordAttempt(manager, attempt, { status: 'pending', nextAttemptAt: new Date(now.getTime() + result.rateLimitedMs!), countsAsAttempt: false }),
-      );
+      const retryAt = new Date(now.getTime() + result.rateLimitedMs);
+      await this.unitOfWork.transaction((manager) => this.repository.recordAttempt(manager, attempt, { status: 'pending', nextAttemptAt: retryAt, countsAsAttempt: false }));
+      this.kickAt(retryAt);
       return;
     }
     if (isSuccess(result.statusCode)) {
@@ -215,6 +238,9 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
     await this.unitOfWork.transaction((manager) =>
       this.repository.recordAttempt(manager, attempt, expired ? { status: 'failed', countsAsAttempt: true } : { status: 'pending', nextAttemptAt, countsAsAttempt: true }),
     );
+    if (!expired) {
+      this.kickAt(nextAttemptAt);
+    }
   }
 }
 
