@@ -1,36 +1,13 @@
-import { UnitOfWork } from '../src/database/unit-of-work';
-import type { EventType } from '../src/events/event.types';
-import { EventsService } from '../src/events/events.service';
 import { EventsRetention } from '../src/events/events-retention';
 import { verifySignature } from '../src/events/webhook-signature';
 import { HostResolver } from '../src/events/webhook-sender';
+import { eventually, recordEvent } from './support/events';
 import { runCli } from './support/run-cli';
 import { expectError, TestApp } from './support/test-app';
 import { sleep, WebhookReceiver } from './support/webhook-receiver';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** Appends an event the way the workflow does: inside a transaction of the app. */
-export async function recordEvent(app: TestApp, type: EventType, data: Record<string, unknown>, at?: Date): Promise<number> {
-  return app.app.get(UnitOfWork).transaction((manager) => app.app.get(EventsService).record(manager, type, data, at));
-}
-
-/** Retries an assertion until it passes (or the time is up): for effects recorded just after a request arrives. */
-export async function eventually(check: () => Promise<void> | void, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) {
-        throw error;
-      }
-      await sleep(50);
-    }
-  }
-}
 
 interface Attempt {
   deliveryId: string;
