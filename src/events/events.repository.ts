@@ -375,7 +375,8 @@ export class EventsRepository {
     attempt: AttemptRecord,
     outcome: { status: DeliveryStatus; nextAttemptAt?: Date; countsAsAttempt: boolean },
   ): Promise<void> {
-    if (attempt.attempt > 0) {
+    // Discord's 429 is not an attempt: it only postpones the delivery, and is not logged.
+    if (outcome.countsAsAttempt) {
       await manager.query(
         'INSERT INTO webhook_attempts (webhook_id, delivery_id, event_id, attempt, status_code, error, duration_ms, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         [attempt.webhookId, attempt.deliveryId, attempt.eventId, attempt.attempt, attempt.statusCode, attempt.error, attempt.durationMs, this.time(attempt.at)],

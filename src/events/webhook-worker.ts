@@ -136,8 +136,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
         }
         const { webhook, delivery, event } = next;
         const result = await this.delivery.attempt(webhook, delivery.deliveryId, event, this.abort.signal);
-        if (this.stopping && !isSuccess(result.statusCode)) {
-          return; // cut by the shutdown: not an attempt, the delivery stays due
+        if (this.abort.signal.aborted && result.statusCode === null) {
+          return; // cut by the shutdown before an answer: not an attempt, the delivery stays due
         }
         await this.settle(webhook, delivery, event.at, result);
       }
