@@ -46,8 +46,9 @@ describe('change feed GET /events (e2e)', () => {
   });
 
   it('validates after, limit and wait', async () => {
-    for (const query of [{ after: -1 }, { after: 'x' }, { limit: 0 }, { limit: 501 }, { wait: 31 }, { wait: -1 }, { wait: '1.5' }]) {
-      const result = expectError(await feed(query), 400, 'invalid_request');
+    const bad: Array<Record<string, string | number>> = [{ after: -1 }, { after: 'x' }, { limit: 0 }, { limit: 501 }, { wait: 31 }, { wait: -1 }, { wait: '1.5' }];
+    for (const query of bad) {
+      const result = expectError(await app.get('/events', { query, headers: gameServer }), 400, 'invalid_request');
       expect(result.body.details).toEqual([expect.objectContaining({ field: Object.keys(query)[0] })]);
     }
   });

@@ -190,9 +190,9 @@ describe('Discord format (e2e)', () => {
       const body = JSON.parse(sent.body) as { content: string; embeds: Array<{ title: string; fields: Array<{ name: string; value: string }>; timestamp: string }>; allowed_mentions: unknown };
       expect(body.content).toBe('<@123456789012345678> 「Chuo」の新規登録申請が承認されました。');
       expect(body.embeds).toHaveLength(1);
-      expect(body.embeds[0].title).toBe('都市申請（新規登録）が承認されました');
+      expect(body.embeds[0].title).toBe('自治体の申請（新規登録）が承認されました');
       expect(body.embeds[0].fields).toEqual([
-        { name: '都市', value: 'Chuo (#12)', inline: true },
+        { name: '自治体', value: 'Chuo (#12)', inline: true },
         { name: '申請者', value: '<@123456789012345678> (Notch)', inline: true },
         { name: '種別', value: '新規登録', inline: true },
         { name: '判断', value: '承認', inline: true },

@@ -7,7 +7,8 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { EventsService } from '../events/events.service';
 import { BanlistClient, FetchContext } from './banlist-client';
 import { BanlistStore } from './banlist-store.service';
-import { BanlistSyncRun, SyncTrigger } from './banlist-sync-run.entity';
+import type { SyncTrigger } from './banlist-sync-run.entity';
+import { BanlistRepository } from './banlist.repository';
 import type { SyncSummary } from './banlist.view';
 import { SyncLeaseService } from './sync-lease.service';
 import { runPool } from './worker-pool';
@@ -32,17 +33,18 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     private readonly store: BanlistStore,
     private readonly leases: SyncLeaseService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly banlist: BanlistRepository,
     private readonly events: EventsService,
   ) {}
 
   /** Runs one sync now. 409 while another run holds the lease; 503 when no upstream is configured. */
   async run(trigger: SyncTrigger): Promise<SyncSummary> {
     if (!this.client.configured) {
-      throw ApiError.unavailable('The ban-list sync is off: BANLIST_SOURCE_URL is not set.');
+      throw ApiError.unavailable('banlist.syncOff');
     }
     const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
     if (!(await this.leases.acquire(BANLIST_SYNC_LEASE, holder, LEASE_TTL_MS))) {
-      throw ApiError.conflict('A ban-list sync is already in progress.');
+      throw ApiError.conflict('banlist.syncRunning');
     }
     const abort = new AbortController();
     const done = this.runHoldingLease(trigger, holder, abort.signal);
@@ -85,17 +87,9 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     try {
       const summary = await this.refreshAll(signal);
       // The run's end and its event (contract 13.6) commit together.
-      await this.unitOfWork.transaction(async (manager) => {
-        await manager.insert(BanlistSyncRun, {
-          triggeredBy: trigger,
-          players: summary.players,
-          updated: summary.updated,
-          failed: summary.failed,
-          removedBans: summary.removedBans,
-          startedAt: new Date(summary.startedAt),
-          finishedAt: new Date(summary.finishedAt),
-        });
-        await this.events.record(manager, 'banlist.sync.finished', { summary });
+      await this.unitOfWork.transaction(async (tx) => {
+        await this.banlist.insertRun(tx, trigger, summary);
+        await this.events.record(tx, 'banlist.sync.finished', { summary });
       });
       this.logger.log({ msg: 'Ban-list sync finished', trigger, ...summary });
       return summary;

@@ -108,7 +108,7 @@ export function discordMessage(
 ): DiscordBody {
   const request = objectOf<RequestData>(event.data.request);
   const city = objectOf<CityData>(event.data.city);
-  const cityName = city?.name ?? request?.city?.name ?? request?.changes?.cityName ?? (request ? `都市 #${request.id ?? '?'}` : '不明な都市');
+  const cityName = city?.name ?? request?.city?.name ?? request?.changes?.cityName ?? (request ? `自治体 #${request.id ?? '?'}` : '不明な自治体');
   const requesterUuid = request?.requester?.uuid;
   const requester = requesterUuid ? playerLabel(requesterUuid, names, request?.requester?.mcid) : null;
   const requesterChatId = requesterUuid ? names.get(requesterUuid)?.chatid ?? null : null;
@@ -123,20 +123,20 @@ export function discordMessage(
   let reason: string | null = null;
   switch (event.type) {
     case 'city.request.created':
-      title = `都市申請（${typeJa ?? '申請'}）を受け付けました`;
+      title = `自治体の申請（${typeJa ?? '申請'}）を受け付けました`;
       content = `${quoted(cityName)}の${typeJa ?? ''}申請が届きました。審査をお願いします。`;
       color = COLORS.created;
       decision = request?.status === 'approved' ? '承認済み（運営による即時登録）' : '審査待ち';
       break;
     case 'city.request.approved':
-      title = `都市申請（${typeJa ?? '申請'}）が承認されました`;
+      title = `自治体の申請（${typeJa ?? '申請'}）が承認されました`;
       content = `${mention}${quoted(cityName)}の${typeJa ?? ''}申請が承認されました。`;
       color = COLORS.approved;
       decision = '承認';
       break;
     case 'city.request.rejected': {
       const withdrawn = request?.rejectReason === WITHDRAWN;
-      title = withdrawn ? `都市申請（${typeJa ?? '申請'}）が取り下げられました` : `都市申請（${typeJa ?? '申請'}）が却下されました`;
+      title = withdrawn ? `自治体の申請（${typeJa ?? '申請'}）が取り下げられました` : `自治体の申請（${typeJa ?? '申請'}）が却下されました`;
       content = withdrawn ? `${quoted(cityName)}の${typeJa ?? ''}申請が申請者により取り下げられました。` : `${mention}${quoted(cityName)}の${typeJa ?? ''}申請は却下されました。`;
       color = COLORS.rejected;
       decision = withdrawn ? '取り下げ' : '却下';
@@ -144,12 +144,12 @@ export function discordMessage(
       break;
     }
     case 'city.changed':
-      title = '都市の情報が管理者により変更されました';
+      title = '自治体の情報が管理者により変更されました';
       content = `${quoted(cityName)}の情報がクラブ管理者により直接変更されました。`;
       color = COLORS.changed;
       break;
     case 'city.deleted':
-      title = '都市が削除されました';
+      title = '自治体が削除されました';
       content = `${quoted(cityName)}が削除されました。`;
       color = COLORS.deleted;
       break;
@@ -174,7 +174,7 @@ export function discordMessage(
   };
   if (event.type.startsWith('city.')) {
     const cityId = city?.id ?? request?.cityId;
-    add('都市', cityId ? `${cityName} (#${cityId})` : cityName);
+    add('自治体', cityId ? `${cityName} (#${cityId})` : cityName);
     add('申請者', requester ?? (city?.owner?.uuid ? playerLabel(city.owner.uuid, names, city.owner.mcid) : null));
     add('種別', typeJa);
     add('判断', decision);

@@ -3,6 +3,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Injectable } from '@nestjs/common';
+import { type LocalizedText, msg } from '../common/errors/messages';
 import { AppConfig } from '../config/app-config';
 import { hostOf, isForbiddenAddress, parseWebhookUrl } from './webhook-url';
 
@@ -24,7 +25,11 @@ export class HostResolver {
 }
 
 /** The target may not be used; the message says why (shown to operators, never a secret). */
-export class TargetRefused extends Error {}
+export class TargetRefused extends Error {
+  constructor(readonly text: LocalizedText) {
+    super(text.en);
+  }
+}
 
 export interface SendResult {
   statusCode: number;
@@ -51,8 +56,8 @@ export class WebhookSender {
   /** The address to connect to, after the SSRF guard; TargetRefused when there is none allowed. */
   async target(rawUrl: string): Promise<{ url: URL; address: ResolvedAddress }> {
     const url = parseWebhookUrl(rawUrl);
-    if (typeof url === 'string') {
-      throw new TargetRefused(url);
+    if (url === undefined) {
+      throw new TargetRefused(msg('webhooks.url.invalid'));
     }
     const host = hostOf(url);
     let addresses: ResolvedAddress[];
@@ -63,15 +68,15 @@ export class WebhookSender {
       try {
         addresses = await this.resolver.resolve(host);
       } catch {
-        throw new TargetRefused(`the host name ${host} does not resolve`);
+        throw new TargetRefused(msg('webhooks.url.unresolvable', { host }));
       }
     }
     if (addresses.length === 0) {
-      throw new TargetRefused(`the host name ${host} does not resolve`);
+      throw new TargetRefused(msg('webhooks.url.unresolvable', { host }));
     }
     // Every address must pass: a name with one public and one private record is refused.
     if (!this.config.WEBHOOK_ALLOW_PRIVATE && addresses.some((entry) => isForbiddenAddress(entry.address))) {
-      throw new TargetRefused(`${host} resolves to a loopback, private, link-local or unspecified address`);
+      throw new TargetRefused(msg('webhooks.url.private', { host }));
     }
     return { url, address: addresses[0] };
   }

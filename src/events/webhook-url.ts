@@ -5,22 +5,16 @@ import { isIP } from 'node:net';
  * (the SSRF guard), and the masked form shown by the API.
  */
 
-/** The URL if it is an absolute http(s) URL without credentials, else a reason. */
-export function parseWebhookUrl(value: string): URL | string {
+/** The URL if it is an absolute http(s) URL naming a host, without credentials; else undefined. */
+export function parseWebhookUrl(value: string): URL | undefined {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return 'url must be an absolute http or https URL';
+    return undefined;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return 'url must be an absolute http or https URL';
-  }
-  if (url.username || url.password) {
-    return 'url must not carry a user name or password';
-  }
-  if (!url.hostname) {
-    return 'url must name a host';
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || !url.hostname) {
+    return undefined;
   }
   return url;
 }

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth } from '../auth/auth.decorators';
-import { ApiError } from '../common/errors/api-error';
+import { ApiError, detail } from '../common/errors/api-error';
 import { Input } from '../common/http/input.decorator';
 import { ApiEnvelope, ApiErrors, ApiInput } from '../common/openapi/api-docs.decorators';
 import {
@@ -47,7 +47,7 @@ export class WebhooksController {
   @ApiErrors([400, 'Nothing to change, or an invalid field.'], [404, 'No such webhook.'])
   async update(@Input() input: UpdateWebhookDto): Promise<{ data: WebhookView }> {
     if (input.active === undefined && input.events === undefined && input.url === undefined) {
-      throw ApiError.badRequest('Give at least one of active, events, url.', [{ field: 'active', message: 'one of active, events, url is required' }]);
+      throw ApiError.badRequest('webhooks.nothingToChange', [detail('active', 'webhooks.nothingToChange.detail')]);
     }
     return { data: await this.webhooks.update(input.id, { active: input.active, events: input.events, url: input.url }) };
   }

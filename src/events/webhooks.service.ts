@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EventsRepository, WebhookFormat, WebhookRecord } from './events.repository';
 import { isSuccess, OutgoingEvent, WebhookDeliveryService } from './webhook-delivery.service';
@@ -76,7 +77,7 @@ export class WebhooksService {
 
   async remove(id: number): Promise<void> {
     if (!(await this.unitOfWork.transaction((manager) => this.repository.deleteWebhook(manager, id)))) {
-      throw ApiError.notFound(`There is no webhook ${id}.`);
+      throw ApiError.notFound(msg('webhooks.notFound', { id }));
     }
   }
 
@@ -96,10 +97,10 @@ export class WebhooksService {
     const webhook = await this.get(id);
     const delivery = await this.repository.delivery(id, deliveryId);
     if (!delivery) {
-      throw ApiError.notFound(`Webhook ${id} has no delivery ${deliveryId}.`);
+      throw ApiError.notFound(msg('webhooks.deliveryNotFound', { id, deliveryId }));
     }
     if (delivery.status === 'pending') {
-      throw ApiError.conflict(`Delivery ${deliveryId} is still queued; it will be retried on its own.`);
+      throw ApiError.conflict(msg('webhooks.deliveryQueued', { deliveryId }));
     }
     let event: OutgoingEvent | undefined;
     if (delivery.eventId === null) {
@@ -109,7 +110,7 @@ export class WebhooksService {
       event = await this.unitOfWork.transaction((manager) => this.repository.eventById(manager, eventId));
     }
     if (!event) {
-      throw ApiError.notFound(`The event of delivery ${deliveryId} is no longer kept.`);
+      throw ApiError.notFound(msg('webhooks.eventGone', { deliveryId }));
     }
     const attempt = (await this.unitOfWork.transaction((manager) => this.repository.lastAttemptNumber(manager, deliveryId))) + 1;
     return this.sendNow(webhook, deliveryId, event, attempt, false);
@@ -134,7 +135,7 @@ export class WebhooksService {
   private async get(id: number): Promise<WebhookRecord> {
     const webhook = await this.repository.webhook(id);
     if (!webhook) {
-      throw ApiError.notFound(`There is no webhook ${id}.`);
+      throw ApiError.notFound(msg('webhooks.notFound', { id }));
     }
     return webhook;
   }
@@ -145,7 +146,7 @@ export class WebhooksService {
       await this.sender.target(url);
     } catch (error) {
       if (error instanceof TargetRefused) {
-        throw ApiError.invalidField('url', `url is not allowed: ${error.message}`);
+        throw ApiError.invalidField('url', error.text);
       }
       throw error;
     }

@@ -36,7 +36,7 @@ export class RequestRateLimiter {
         this.logger.error({ msg: 'rate limiter failed; request let through', err: rejection });
         return;
       }
-      throw rateLimited('Too many requests from this address.', toLimitState(RATE_LIMITS.perIp, rejection));
+      throw rateLimited('limits.tooManyRequests', toLimitState(RATE_LIMITS.perIp, rejection));
     }
     void reply.headers(rateLimitHeaders(toLimitState(RATE_LIMITS.perIp, result)));
   }

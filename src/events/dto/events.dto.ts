@@ -6,25 +6,25 @@ export class EventFeedDto {
   @ApiProperty({ required: false, description: 'Only events with a greater id (default 0).', example: 0 })
   @OptionalField()
   @ToInt()
-  @IsInt({ message: 'after must be an integer of 0 or more' })
-  @Min(0, { message: 'after must be an integer of 0 or more' })
-  @Max(Number.MAX_SAFE_INTEGER, { message: 'after must be an integer of 0 or more' })
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
   after?: number;
 
   @ApiProperty({ required: false, description: 'At most this many events, 1-500 (default 100).', example: 100 })
   @OptionalField()
   @ToInt()
-  @IsInt({ message: 'limit must be an integer from 1 to 500' })
-  @Min(1, { message: 'limit must be an integer from 1 to 500' })
-  @Max(500, { message: 'limit must be an integer from 1 to 500' })
+  @IsInt()
+  @Min(1)
+  @Max(500)
   limit?: number;
 
   @ApiProperty({ required: false, description: 'Seconds to wait for a first event when none is there yet, 0-30 (default 0).', example: 25 })
   @OptionalField()
   @ToInt()
-  @IsInt({ message: 'wait must be an integer from 0 to 30' })
-  @Min(0, { message: 'wait must be an integer from 0 to 30' })
-  @Max(30, { message: 'wait must be an integer from 0 to 30' })
+  @IsInt()
+  @Min(0)
+  @Max(30)
   wait?: number;
 }
 

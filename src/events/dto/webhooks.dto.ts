@@ -3,9 +3,9 @@ import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { UUID_PATTERN } from '../../common/identifiers';
 import { OptionalField, ToBool, ToInt, Trim } from '../../common/validation/transforms';
+import { rule } from '../../common/validation/validation.pipe';
 import { EVENT_TYPES } from '../event.types';
 
-const EVENTS_MESSAGE = `events must be a non-empty list of event types (${EVENT_TYPES.join(', ')}) or ["*"]`;
 
 /** A list, a JSON-encoded list or a comma-separated string (form bodies, contract 13.0); duplicates dropped. */
 const ToEventList = (): PropertyDecorator =>
@@ -28,35 +28,35 @@ const ToEventList = (): PropertyDecorator =>
 
 /** `["*"]` alone, or known types only. */
 const ValidEvents = (): PropertyDecorator =>
-  Matches(new RegExp(`^(${['\\*', ...EVENT_TYPES.map((type) => type.replace(/\./g, '\\.'))].join('|')})$`), { each: true, message: EVENTS_MESSAGE });
+  Matches(new RegExp(`^(${['\\*', ...EVENT_TYPES.map((type) => type.replace(/\./g, '\\.'))].join('|')})$`), rule('validation.eventTypes', { each: true }));
 
 export class CreateWebhookDto {
   @ApiProperty({ description: 'http(s) URL receiving POSTs; must resolve to a public address unless WEBHOOK_ALLOW_PRIVATE=true.', example: 'https://example.org/hooks/community' })
   @Trim()
-  @IsString({ message: 'url is required' })
-  @MaxLength(2048, { message: 'url must be at most 2048 characters' })
+  @IsString()
+  @MaxLength(2048)
   url: string;
 
   @ApiProperty({ type: [String], description: 'Event types to receive, or ["*"] for all. A JSON list or a comma-separated string in form bodies.', example: ['city.request.created', 'city.request.approved'] })
   @ToEventList()
-  @IsArray({ message: EVENTS_MESSAGE })
-  @ArrayMinSize(1, { message: EVENTS_MESSAGE })
-  @ArrayMaxSize(EVENT_TYPES.length + 1, { message: EVENTS_MESSAGE })
+  @IsArray(rule('validation.eventTypes'))
+  @ArrayMinSize(1, rule('validation.eventTypes'))
+  @ArrayMaxSize(EVENT_TYPES.length + 1, rule('validation.eventTypes'))
   @ValidEvents()
   events: string[];
 
   @ApiProperty({ required: false, enum: ['json', 'discord'], description: 'json (default): the signed event; discord: a Japanese Discord message.' })
   @OptionalField()
-  @IsIn(['json', 'discord'], { message: 'format must be json or discord' })
+  @IsIn(['json', 'discord'])
   format?: 'json' | 'discord';
 }
 
 export class WebhookIdDto {
   @ApiProperty({ description: 'Webhook id.', example: 1 })
   @ToInt()
-  @IsInt({ message: 'id must be a positive integer' })
-  @Min(1, { message: 'id must be a positive integer' })
-  @Max(2_147_483_647, { message: 'id must be a positive integer' })
+  @IsInt(rule('validation.positiveInteger'))
+  @Min(1, rule('validation.positiveInteger'))
+  @Max(2_147_483_647, rule('validation.positiveInteger'))
   id: number;
 }
 
@@ -64,30 +64,30 @@ export class UpdateWebhookDto extends WebhookIdDto {
   @ApiProperty({ required: false, description: 'false pauses deliveries (events keep queuing for it); true resumes.' })
   @OptionalField()
   @ToBool()
-  @IsBoolean({ message: 'active must be true or false' })
+  @IsBoolean()
   active?: boolean;
 
   @ApiProperty({ required: false, type: [String], description: 'New list of event types, or ["*"].' })
   @OptionalField()
   @ToEventList()
-  @IsArray({ message: EVENTS_MESSAGE })
-  @ArrayMinSize(1, { message: EVENTS_MESSAGE })
-  @ArrayMaxSize(EVENT_TYPES.length + 1, { message: EVENTS_MESSAGE })
+  @IsArray(rule('validation.eventTypes'))
+  @ArrayMinSize(1, rule('validation.eventTypes'))
+  @ArrayMaxSize(EVENT_TYPES.length + 1, rule('validation.eventTypes'))
   @ValidEvents()
   events?: string[];
 
   @ApiProperty({ required: false, description: 'New target URL (checked like on create).' })
   @OptionalField()
   @Trim()
-  @IsString({ message: 'url must be a string' })
-  @MaxLength(2048, { message: 'url must be at most 2048 characters' })
+  @IsString()
+  @MaxLength(2048)
   url?: string;
 }
 
 export class DeliveryPathDto extends WebhookIdDto {
   @ApiProperty({ description: 'Delivery id (the X-Community-Delivery header).', example: '6f1c2a4e-1d2b-4c3d-9e8f-0a1b2c3d4e5f' })
-  @IsString({ message: 'deliveryId must be a delivery id' })
-  @Matches(UUID_PATTERN, { message: 'deliveryId must be a delivery id' })
+  @IsString()
+  @Matches(UUID_PATTERN, rule('validation.deliveryId'))
   deliveryId: string;
 }
 
