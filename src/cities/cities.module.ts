@@ -12,6 +12,7 @@ import { CityCreateService } from './city-create.service';
 import { CityDecisionsService } from './city-decisions.service';
 import { CityEditService } from './city-edit.service';
 import { CityRequestsRepository } from './city-requests.repository';
+import { CityEvents } from './city-events';
 import { CityRulesService } from './city-rules.service';
 
 @Module({
@@ -27,6 +28,7 @@ import { CityRulesService } from './city-rules.service';
     CityCreateService,
     CityDecisionsService,
     CityEditService,
+    CityEvents,
     CityRulesService,
   ],
 })

@@ -7,6 +7,7 @@ import { Actor, CityAuditService } from './city-audit.service';
 import { applyChanges } from './city-changes';
 import { CITIES_LOCK } from './city-lock';
 import type { RequestType } from './city-request.entity';
+import { CityEvents } from './city-events';
 import { CityRequestRecord, CityRequestsRepository, RequestDecision } from './city-requests.repository';
 import { CityRulesService, conflictFromUniqueViolation } from './city-rules.service';
 import { citySnapshot, requestSnapshot } from './city.view';
@@ -23,6 +24,7 @@ export class CityDecisionsService {
     private readonly unitOfWork: UnitOfWork,
     private readonly cities: CitiesRepository,
     private readonly requests: CityRequestsRepository,
+    private readonly events: CityEvents,
   ) {}
 
   /** Applies the pending request of that type; conflicts that arose meanwhile give 409 and leave it pending. */
@@ -53,6 +55,7 @@ export class CityDecisionsService {
         before: { city: before },
         after: { city: citySnapshot(city), request: requestSnapshot(decided) },
       });
+      await this.events.approved(tx, request.id, cityId);
     });
   }
 
@@ -78,6 +81,8 @@ export class CityDecisionsService {
         before,
         after: { city: citySnapshot(city), request: requestSnapshot(decided) },
       });
+      // A rejected create never became a city: its event carries no city.
+      await this.events.rejected(tx, requestId, type === 'create' ? null : ((await this.events.view(tx, city.id)) ?? null));
     });
   }
 
@@ -90,7 +95,10 @@ export class CityDecisionsService {
       }
       const now = new Date();
       const before = citySnapshot(city);
+      const asItWas = (await this.events.view(tx, cityId))!;
+      const rejected: number[] = [];
       for (const request of await this.requests.getPendingOfCity(tx, cityId)) {
+        rejected.push(request.id);
         const decided = await this.decide(tx, request, { status: 'rejected', decidedAt: now, decidedBy: actor, rejectReason: DELETED_REASON });
         await this.audit.record(tx, {
           cityId,
@@ -103,6 +111,11 @@ export class CityDecisionsService {
       }
       await this.release(tx, city, 'deleted', now);
       await this.audit.record(tx, { cityId, actor, action: 'deleted', before: { city: before }, after: { city: citySnapshot(city) } });
+      // Its pending requests are rejected with it, then the city goes (contract 13.6).
+      for (const requestId of rejected) {
+        await this.events.rejected(tx, requestId, asItWas);
+      }
+      await this.events.deleted(tx, asItWas);
     });
   }
 

@@ -55,6 +55,7 @@ const NO_ID = 0;
 
 const SQL = {
   byId: `${SELECT} WHERE request.id = ?`,
+  viewById: `${SELECT_VIEW} WHERE request.id = ?`,
   pending: `${SELECT} WHERE request.city_id = ? AND request.type = ? AND request.status = 'pending'`,
   pendingOfCity: `${SELECT} WHERE request.city_id = ? AND request.status = 'pending' ORDER BY request.id ASC`,
   pendingRegionsInBox:
@@ -74,6 +75,12 @@ export class CityRequestsRepository {
   async getViews(filter: RequestFilter): Promise<CityRequestView[]> {
     const parameters = [filter.status, ...(filter.type ? [filter.type] : []), ...(filter.cityId !== undefined ? [filter.cityId] : [])];
     return (await this.reader.all<RequestViewRow>(SQL.views(filter), parameters)).map(toRequestView);
+  }
+
+  /** The request object (with who decided) as the transaction sees it: for events (contract 13.6). */
+  async getViewIn(tx: Transaction, id: number): Promise<(CityRequestView & { decidedBy: string | null }) | undefined> {
+    const [row] = await tx.query<RequestViewRow[]>(SQL.viewById, [id]);
+    return row ? { ...toRequestView(row), decidedBy: row.decidedBy } : undefined;
   }
 
   async getById(tx: Transaction, id: number): Promise<CityRequestRecord | undefined> {
