@@ -161,11 +161,19 @@ export class EventsRepository {
    * locked by the UPDATE until the transaction ends: ids are handed out in commit order.
    */
   async append(manager: EntityManager, type: EventType, data: Record<string, unknown>, at: Date): Promise<number> {
-    await manager.query('UPDATE event_seq SET last = last + 1 WHERE id = 1');
-    const [row] = await manager.query<Array<{ last: number | string }>>('SELECT last FROM event_seq WHERE id = 1');
-    const id = Number(row.last);
+    const id = await this.nextEventId(manager);
     await manager.query('INSERT INTO events (id, type, data, at) VALUES (?, ?, ?, ?)', [id, type, JSON.stringify(data), this.time(at)]);
     return id;
+  }
+
+  /** Takes the next event id, one round trip: LAST_INSERT_ID(expr) on MySQL, RETURNING on SQLite. */
+  private async nextEventId(manager: EntityManager): Promise<number> {
+    if (this.mysql) {
+      const header = await manager.query<{ insertId: number | string }>('UPDATE event_seq SET last = LAST_INSERT_ID(last + 1) WHERE id = 1');
+      return Number(header.insertId);
+    }
+    const [row] = await manager.query<Array<{ last: number | string }>>('UPDATE event_seq SET last = last + 1 WHERE id = 1 RETURNING last');
+    return Number(row.last);
   }
 
   /** Committed events with an id above `after`, oldest first. */

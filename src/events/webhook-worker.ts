@@ -3,11 +3,11 @@ import { hostname } from 'node:os';
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../config/app-config';
-import { UnitOfWork } from '../database/unit-of-work';
+import { Transaction, UnitOfWork } from '../database/unit-of-work';
 import { EventNotifier } from './event-notifier';
 import { subscribes } from './event.types';
-import { DeliveryRecord, EventsRepository, WebhookRecord } from './events.repository';
-import { AttemptResult, isSuccess, WebhookDeliveryService } from './webhook-delivery.service';
+import { DeliveryRecord, DeliveryStatus, EventsRepository, WebhookRecord } from './events.repository';
+import { AttemptResult, DeliveryOutcome, isSuccess, WebhookDeliveryService } from './webhook-delivery.service';
 
 /** How often an idle instance looks for due retries and for events written elsewhere. */
 const TICK_MS = 500;
@@ -16,6 +16,8 @@ const PARALLEL_WEBHOOKS = 8;
 /** Deliveries sent for one webhook before its lease is given back (others get a turn). */
 const DELIVERIES_PER_TURN = 100;
 const EVENTS_PER_SCAN = 200;
+/** Deliveries queued for a webhook in one step when its queue runs empty. */
+const QUEUE_BATCH = 20;
 const MAX_RETRY_DELAY_MS = 3_600_000;
 
 /** The delay after the `failures`-th failed attempt: base, 2×base, 4×base, … at most one hour. */
@@ -127,122 +129,114 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
     await Promise.all(claimed.map((id) => this.workOn(id)));
   }
 
+  /**
+   * Sends the webhook's due deliveries one after another. Each step is one transaction: record
+   * the outcome of the attempt just made and take the next due delivery (one commit per delivery).
+   */
   private async workOn(webhookId: number): Promise<void> {
     try {
-      for (let sent = 0; sent < DELIVERIES_PER_TURN && !this.stopping; sent += 1) {
-        const next = await this.nextDue(webhookId);
-        if (!next) {
-          return;
-        }
+      let next = await this.unitOfWork.transaction((tx) => this.nextDueIn(tx, webhookId));
+      for (let sent = 1; next && !this.stopping; sent += 1) {
         const { webhook, delivery, event } = next;
         const result = await this.delivery.attempt(webhook, delivery.deliveryId, event, this.abort.signal);
         if (this.abort.signal.aborted && result.statusCode === null) {
           return; // cut by the shutdown before an answer: not an attempt, the delivery stays due
         }
-        await this.settle(webhook, delivery, event.at, result);
+        const outcome = this.outcomeOf(event.at, result, delivery.attempts + 1);
+        const attempt = { webhookId, deliveryId: delivery.deliveryId, eventId: delivery.eventId, attempt: delivery.attempts + 1, ...result, at: outcome.at };
+        next = await this.unitOfWork.transaction(async (tx) => {
+          await this.repository.recordAttempt(tx, attempt, outcome.record);
+          return sent < DELIVERIES_PER_TURN && !this.stopping ? this.nextDueIn(tx, webhookId) : undefined;
+        });
+        this.delivery.count(outcome.counted);
+        if (outcome.counted === 'failed') {
+          this.logger.warn({ msg: 'Webhook delivery failed for good', webhookId, deliveryId: delivery.deliveryId, eventId: delivery.eventId, attempts: attempt.attempt });
+        }
+        if (outcome.record.status === 'pending' && outcome.record.nextAttemptAt) {
+          this.kickAt(outcome.record.nextAttemptAt);
+        }
       }
     } catch (error) {
       this.logger.warn({ msg: 'Webhook delivery failed unexpectedly; the delivery stays queued', webhookId, err: error });
     } finally {
-      await this.unitOfWork.transaction((manager) => this.repository.releaseLease(manager, webhookId, this.holder)).catch(() => undefined);
+      await this.unitOfWork.transaction((tx) => this.repository.releaseLease(tx, webhookId, this.holder)).catch(() => undefined);
     }
   }
 
-  /** The head of the webhook's queue when it is due (queuing the next subscribed event when the queue is empty). */
-  private nextDue(webhookId: number): Promise<{ webhook: WebhookRecord; delivery: DeliveryRecord; event: { id: number; type: string; at: string; data: Record<string, unknown> } } | undefined> {
-    return this.unitOfWork.transaction(async (manager) => {
-      const now = new Date();
-      if (!(await this.repository.renewLease(manager, webhookId, this.holder, new Date(now.getTime() + this.leaseMs)))) {
-        return undefined;
-      }
-      const webhook = await this.repository.webhookIn(manager, webhookId);
-      if (!webhook?.active) {
-        return undefined;
-      }
-      let delivery = await this.repository.headDelivery(manager, webhookId);
-      let cursor = webhook.cursorEventId;
-      while (!delivery) {
-        const events = await this.repository.eventsAfterIn(manager, cursor, EVENTS_PER_SCAN);
-        const wanted = events.find((event) => subscribes(webhook.events, event.type));
-        if (wanted) {
-          const deliveryId = randomUUID();
-          if (!(await this.repository.enqueueDelivery(manager, webhookId, this.holder, { deliveryId, eventId: wanted.id, type: wanted.type, now }))) {
+  /**
+   * The head of the webhook's queue when it is due. An empty queue takes the next subscribed
+   * events after the webhook's cursor (up to QUEUE_BATCH at once) and moves the cursor past them.
+   */
+  private async nextDueIn(tx: Transaction, webhookId: number): Promise<Due | undefined> {
+    const now = new Date();
+    if (!(await this.repository.renewLease(tx, webhookId, this.holder, new Date(now.getTime() + this.leaseMs)))) {
+      return undefined;
+    }
+    const webhook = await this.repository.webhookIn(tx, webhookId);
+    if (!webhook?.active) {
+      return undefined;
+    }
+    let delivery = await this.repository.headDelivery(tx, webhookId);
+    let cursor = webhook.cursorEventId;
+    while (!delivery) {
+      const events = await this.repository.eventsAfterIn(tx, cursor, EVENTS_PER_SCAN);
+      const wanted = events.filter((event) => subscribes(webhook.events, event.type)).slice(0, QUEUE_BATCH);
+      if (wanted.length > 0) {
+        for (const event of wanted) {
+          if (!(await this.repository.enqueueDelivery(tx, webhookId, this.holder, { deliveryId: randomUUID(), eventId: event.id, type: event.type, now }))) {
             return undefined;
           }
-          delivery = await this.repository.headDelivery(manager, webhookId);
-          break;
         }
-        if (events.length === 0) {
-          return undefined;
-        }
-        cursor = events[events.length - 1].id;
-        await this.repository.advanceCursor(manager, webhookId, this.holder, cursor);
-        if (events.length < EVENTS_PER_SCAN) {
-          return undefined;
-        }
+        delivery = await this.repository.headDelivery(tx, webhookId);
+        break;
       }
-      if (!delivery) {
+      if (events.length === 0) {
         return undefined;
       }
-      if (delivery.nextAttemptAt.getTime() > now.getTime()) {
-        this.kickAt(delivery.nextAttemptAt);
+      cursor = events[events.length - 1].id;
+      await this.repository.advanceCursor(tx, webhookId, this.holder, cursor);
+      if (events.length < EVENTS_PER_SCAN) {
         return undefined;
       }
-      const event = delivery.eventId === null ? undefined : await this.repository.eventById(manager, delivery.eventId);
-      if (!event) {
-        // The event is gone (retention): nothing left to send.
-        await this.repository.recordAttempt(
-          manager,
-          { webhookId, deliveryId: delivery.deliveryId, eventId: delivery.eventId, attempt: delivery.attempts + 1, statusCode: null, error: 'the event no longer exists', durationMs: 0, at: now },
-          { status: 'failed', countsAsAttempt: true },
-        );
-        return undefined;
-      }
-      return { webhook, delivery, event };
-    });
+    }
+    if (!delivery) {
+      return undefined;
+    }
+    if (delivery.nextAttemptAt.getTime() > now.getTime()) {
+      this.kickAt(delivery.nextAttemptAt);
+      return undefined;
+    }
+    const event = delivery.eventId === null ? undefined : await this.repository.eventById(tx, delivery.eventId);
+    if (!event) {
+      // The event is gone (retention): nothing left to send.
+      await this.repository.recordAttempt(
+        tx,
+        { webhookId, deliveryId: delivery.deliveryId, eventId: delivery.eventId, attempt: delivery.attempts + 1, statusCode: null, error: 'the event no longer exists', durationMs: 0, at: now },
+        { status: 'failed', countsAsAttempt: true },
+      );
+      return undefined;
+    }
+    return { webhook, delivery, event };
   }
 
-  /** Records the attempt and moves the delivery on: delivered, retried later, or failed (the next one proceeds). */
-  private async settle(webhook: WebhookRecord, delivery: DeliveryRecord, eventAt: string, result: AttemptResult): Promise<void> {
-    const now = new Date();
-    const attempt = {
-      webhookId: webhook.id,
-      deliveryId: delivery.deliveryId,
-      eventId: delivery.eventId,
-      attempt: delivery.attempts + 1,
-      statusCode: result.statusCode,
-      error: result.error,
-      durationMs: result.durationMs,
-      at: now,
-    };
+  /** What an attempt's result means: delivered, retried later (growing delays), failed after the window, or Discord's 429 (not an attempt). */
+  private outcomeOf(eventAt: string, result: AttemptResult, attemptNumber: number): { at: Date; record: { status: DeliveryStatus; nextAttemptAt?: Date; countsAsAttempt: boolean }; counted: DeliveryOutcome } {
+    const at = new Date();
     if (result.rateLimitedMs !== undefined) {
-      this.delivery.count('rate_limited');
-      const retryAt = new Date(now.getTime() + result.rateLimitedMs);
-      await this.unitOfWork.transaction((manager) => this.repository.recordAttempt(manager, attempt, { status: 'pending', nextAttemptAt: retryAt, countsAsAttempt: false }));
-      this.kickAt(retryAt);
-      return;
+      return { at, record: { status: 'pending', nextAttemptAt: new Date(at.getTime() + result.rateLimitedMs), countsAsAttempt: false }, counted: 'rate_limited' };
     }
     if (isSuccess(result.statusCode)) {
-      this.delivery.count('delivered');
-      await this.unitOfWork.transaction((manager) => this.repository.recordAttempt(manager, attempt, { status: 'delivered', countsAsAttempt: true }));
-      return;
+      return { at, record: { status: 'delivered', countsAsAttempt: true }, counted: 'delivered' };
     }
-    const expired = now.getTime() - new Date(eventAt).getTime() >= this.config.WEBHOOK_RETRY_WINDOW_SECONDS * 1000;
-    if (expired) {
-      this.delivery.count('failed');
-      this.logger.warn({ msg: 'Webhook delivery failed for good', webhookId: webhook.id, deliveryId: delivery.deliveryId, eventId: delivery.eventId, attempts: attempt.attempt });
-    } else {
-      this.delivery.count('retry');
+    if (at.getTime() - new Date(eventAt).getTime() >= this.config.WEBHOOK_RETRY_WINDOW_SECONDS * 1000) {
+      return { at, record: { status: 'failed', countsAsAttempt: true }, counted: 'failed' };
     }
-    const nextAttemptAt = new Date(now.getTime() + retryDelayMs(this.config.WEBHOOK_RETRY_BASE_MS, attempt.attempt));
-    await this.unitOfWork.transaction((manager) =>
-      this.repository.recordAttempt(manager, attempt, expired ? { status: 'failed', countsAsAttempt: true } : { status: 'pending', nextAttemptAt, countsAsAttempt: true }),
-    );
-    if (!expired) {
-      this.kickAt(nextAttemptAt);
-    }
+    const nextAttemptAt = new Date(at.getTime() + retryDelayMs(this.config.WEBHOOK_RETRY_BASE_MS, attemptNumber));
+    return { at, record: { status: 'pending', nextAttemptAt, countsAsAttempt: true }, counted: 'retry' };
   }
 }
+
+type Due = { webhook: WebhookRecord; delivery: DeliveryRecord; event: { id: number; type: string; at: string; data: Record<string, unknown> } };
 
 /** The worker runs in the HTTP server only (a scheduler exists there), never in the CLI. */
 export const webhookWorkerProvider = {
