@@ -155,9 +155,10 @@ export class EventNotifier implements EntitySubscriberInterface, OnModuleDestroy
     }
   }
 
-  /** Polls the latest event id only while someone waits (events of other instances without Redis). */
+  /** Polls the latest event id only while a long-poll waits (events of other instances without Redis). */
   private updatePoller(): void {
-    const needed = !this.closing && (this.waiters.size > 0 || this.listeners.size > 0);
+    // The webhook worker has its own tick; only long-polls need the fast look.
+    const needed = !this.closing && this.waiters.size > 0;
     if (needed && !this.poller) {
       this.poller = setInterval(() => void this.poll(), this.pollEvery);
       this.poller.unref();

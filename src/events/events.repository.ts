@@ -258,15 +258,16 @@ export class EventsRepository {
   // ---- the delivery lease ----
 
   /**
-   * Active webhooks, free to claim, with something to do: events past their cursor or a pending
-   * delivery that is due.
+   * Active webhooks, free to claim, with something to do now: a due head of their queue, or (with
+   * an empty queue) events past their cursor. A webhook waiting to retry its head is left alone.
    */
   async webhooksWithWork(now: Date, limit: number): Promise<number[]> {
     const t = this.time(now);
     const rows = await this.reader.all<{ id: number | string }>(
       `SELECT w.id FROM webhooks w WHERE w.active = 1 AND (w.lease_holder IS NULL OR w.lease_expires_at < ?)
-         AND (w.cursor_event_id < (SELECT last FROM event_seq WHERE id = 1)
-              OR EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= ?))
+         AND ((SELECT d.next_attempt_at FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending' ORDER BY d.id ASC LIMIT 1) <= ?
+              OR (w.cursor_event_id < (SELECT last FROM event_seq WHERE id = 1)
+                  AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending')))
        ORDER BY w.id ASC LIMIT ?`,
       [t, t, limit],
     );
