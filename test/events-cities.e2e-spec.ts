@@ -33,7 +33,12 @@ describe('events of the cities workflow and the ban-list sync (e2e)', () => {
   const asOperator = (): { headers: Record<string, string> } => ({ headers: operator });
   const edit = (cityId: number, usertoken: string, changes: Record<string, unknown>): Promise<HttpResult> =>
     app.request('PATCH', `/cities/edit/${cityId}`, { body: { usertoken, recaptcha: 'pass', ...changes } });
-  const publicCity = async (cityId: number): Promise<Record<string, unknown>> => (await app.get<{ data: Record<string, unknown> }>(`/cities/${cityId}`)).body.data;
+  /** The city object the API serves (without the flat legacy names single-city reads add, contract 13.2). */
+  const publicCity = async (cityId: number): Promise<Record<string, unknown>> => {
+    const legacy = ['uuid', 'mcid', 'discordid', 'namekana', 'name_origin', 'regionname', 'blocknum'];
+    const city = (await app.get<{ data: Record<string, unknown> }>(`/cities/${cityId}`)).body.data;
+    return Object.fromEntries(Object.entries(city).filter(([name]) => !legacy.includes(name)));
+  };
   const pendingRequest = async (cityId: number, type: string): Promise<Record<string, unknown>> => {
     const list = await app.get<{ data: Array<Record<string, unknown>> }>('/cities/requests', { query: { cityId, type }, ...asOperator() });
     return list.body.data[0];
@@ -130,6 +135,30 @@ describe('events of the cities workflow and the ban-list sync (e2e)', () => {
     const [rejected, ...rest] = await newEvents();
     expect(rest).toEqual([]);
     expect(rejected).toMatchObject({ type: 'city.request.rejected', data: { city: null, request: { id: requestId, type: 'create', status: 'rejected', rejectReason: 'Name unclear', decidedBy: `club:${admin.uuid}` } } });
+  });
+
+  it('a withdrawn request → rejected with rejectReason "withdrawn" (city null for a create, the current city otherwise)', async () => {
+    const owner = await registerClubUser(app, gameServerKey);
+    const created = await app.post<{ requestId: number; cityId: number }>('/cities/create', { usertoken: owner.usertoken, ...cityFields() });
+    await newEvents();
+    expect((await app.post(`/cities/requests/${created.body.requestId}/withdraw`, { usertoken: owner.usertoken })).status).toBe(200);
+    const [withdrawnCreate, ...none] = await newEvents();
+    expect(none).toEqual([]);
+    expect(withdrawnCreate).toMatchObject({
+      type: 'city.request.rejected',
+      data: { city: null, request: { id: created.body.requestId, type: 'create', status: 'rejected', rejectReason: 'withdrawn', decidedBy: `club:${owner.uuid}` } },
+    });
+
+    const registered = await app.post<{ cityId: number }>('/cities/create', { usertoken: owner.usertoken, ...cityFields() });
+    await app.post(`/cities/approval/create/${registered.body.cityId}`, undefined, asOperator());
+    const filed = await edit(registered.body.cityId, owner.usertoken, { regionName: 'evt-region', summary: 'Maybe' });
+    const [asRequested] = await newEvents().then((events) => events.slice(-1));
+    expect(asRequested.data.city).toMatchObject({ regionName: 'evt-region', summary: 'Maybe' });
+    expect((await app.post(`/cities/requests/${filed.body.requestId as number}/withdraw`, { usertoken: owner.usertoken })).status).toBe(200);
+    const [withdrawnUpdate] = await newEvents();
+    expect(withdrawnUpdate.data.request).toMatchObject({ id: filed.body.requestId, type: 'update', rejectReason: 'withdrawn' });
+    expect(withdrawnUpdate.data.city).toEqual(await publicCity(registered.body.cityId));
+    expect(withdrawnUpdate.data.city).toMatchObject({ regionName: null });
   });
 
   it('a club admin\'s direct edit → city.changed with request null and the city after', async () => {

@@ -14,10 +14,11 @@ import { CityEditService } from './city-edit.service';
 import { CityRequestsRepository } from './city-requests.repository';
 import { CityEvents } from './city-events';
 import { CityRulesService } from './city-rules.service';
+import { ClubRequestsController } from './club-requests.controller';
 
 @Module({
   imports: [ApiKeysModule, ClubTokensModule, UserKeysModule],
-  controllers: [CitiesController],
+  controllers: [CitiesController, ClubRequestsController],
   providers: [
     CitiesRepository,
     CityRequestsRepository,

@@ -61,6 +61,7 @@ function projected(city: CityView, requested: CityRecord): CityView {
     nameKana: requested.nameKana,
     summary: requested.summary,
     origin: requested.origin,
+    regionName: requested.regionName,
     corners: cornersView(requested.corners),
     count: requested.blockCount,
     reason: requested.reason,

@@ -21,9 +21,10 @@ describe('discordMessage', () => {
   });
 
   it('tells a withdrawal from a rejection and shows the reason of a rejection only', () => {
-    const withdrawn = discordMessage({ id: 4, type: 'city.request.rejected', at: 'now', data: { request: { type: 'create', requester, rejectReason: 'withdrawn' }, city: null } }, names);
+    const withdrawn = discordMessage({ id: 4, type: 'city.request.rejected', at: 'now', data: { request: { type: 'create', requester, rejectReason: 'withdrawn', decidedBy: `club:${requester.uuid}` }, city: null } }, names);
     expect(withdrawn.content).toContain('取り下げ');
     expect(withdrawn.embeds[0].fields.map((field) => field.name)).not.toContain('理由');
+    expect(withdrawn.embeds[0].fields.map((field) => field.name)).not.toContain('判断者');
     const rejected = discordMessage({ id: 5, type: 'city.request.rejected', at: 'now', data: { request: { type: 'create', requester, rejectReason: 'No', changes: { cityName: 'Kita' } }, city: null } }, names);
     expect(rejected.content).toBe('<@123456789012345678> 「Kita」の新規登録申請は却下されました。');
     expect(rejected.embeds[0].fields).toContainEqual({ name: '理由', value: 'No', inline: false });

@@ -178,7 +178,9 @@ export function discordMessage(
     add('申請者', requester ?? (city?.owner?.uuid ? playerLabel(city.owner.uuid, names, city.owner.mcid) : null));
     add('種別', typeJa);
     add('判断', decision);
-    add('判断者', event.type === 'city.request.created' && request?.status !== 'approved' ? null : decider);
+    // A withdrawal is the requester's own act: no one "decided" it.
+    const withdrawn = request?.rejectReason === WITHDRAWN;
+    add('判断者', (event.type === 'city.request.created' && request?.status !== 'approved') || withdrawn ? null : decider);
     add('理由', reason, false);
   }
   return {
