@@ -6,6 +6,8 @@ import { EventsRepository } from './events.repository';
 /** Contract 13.6: events and deliveries are kept 30 days. */
 export const RETENTION_DAYS = 30;
 const PURGE_EVERY_MS = 60 * 60_000;
+/** The first purge soon after start, so a server restarted more often than hourly still purges. */
+const FIRST_PURGE_MS = 60_000;
 
 @Injectable()
 export class EventsRetention {
@@ -25,15 +27,19 @@ export class EventsRetention {
 export class EventsRetentionJob implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Events');
   private timer: NodeJS.Timeout | undefined;
+  private first: NodeJS.Timeout | undefined;
 
   constructor(private readonly retention: EventsRetention) {}
 
   onApplicationBootstrap(): void {
+    this.first = setTimeout(() => void this.hourly(), FIRST_PURGE_MS);
+    this.first.unref();
     this.timer = setInterval(() => void this.hourly(), PURGE_EVERY_MS);
     this.timer.unref();
   }
 
   onApplicationShutdown(): void {
+    clearTimeout(this.first);
     clearInterval(this.timer);
   }
 
