@@ -11,6 +11,7 @@ import { registerEnvelope } from './common/http/envelope.hook';
 import { RouteTable } from './common/http/route-table';
 import { PinoNestLogger } from './common/logging/pino-nest-logger';
 import { REDACTED_PATHS, redactUrl } from './common/logging/redact';
+import { finishDocument } from './common/openapi/openapi-document';
 import { AppConfig } from './config/app-config';
 import { registerHttpHygiene, registerRateLimit } from './security/http-security';
 import { transportErrorHandlers } from './security/transport-errors';
@@ -103,18 +104,20 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const version = app.get(BuildInfo).version;
   registerEnvelope(fastify, version);
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Community service')
-      .setDescription(
-        'Cities, players, ban-list mirror and club accounts of the game-server community. Every route is also served under /v1. ' +
-          'GET and DELETE read the query string; POST and PATCH read the body and the query string (the body wins).',
-      )
-      .setVersion(version)
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Operator or game-server API key (also accepted as the apikey parameter).' }, 'apikey')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Club user token (also accepted as the usertoken parameter).' }, 'usertoken')
-      .build(),
+  const document = finishDocument(
+    SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle('Community service')
+        .setDescription(
+          'Cities, players, ban-list mirror and club accounts of the game-server community. Every route is also served under /v1. ' +
+            'GET and DELETE read the query string; POST and PATCH read the body and the query string (the body wins).',
+        )
+        .setVersion(version)
+        .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Operator or game-server API key (also accepted as the apikey parameter).' }, 'apikey')
+        .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Club user token (also accepted as the usertoken parameter).' }, 'usertoken')
+        .build(),
+    ),
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
 
