@@ -10,6 +10,7 @@ import { registerApiKeyCommands } from './commands/api-key.commands';
 import { registerBanlistCommands } from './commands/banlist.commands';
 import { registerClubCommands } from './commands/club.commands';
 import { registerImportCommands } from './commands/import.commands';
+import { registerWebhookCommands } from './commands/webhook.commands';
 
 /**
  * `npm run --silent cli -- <command> [--json]`: same configuration and database as the server,
@@ -42,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
   registerBanlistCommands(program, run);
   registerClubCommands(program, run);
   registerImportCommands(program, run);
+  registerWebhookCommands(program, run);
   program
     .command('migration:run')
     .description('Apply pending database migrations (the server also does this at start)')

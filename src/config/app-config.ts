@@ -173,6 +173,28 @@ export class AppConfig {
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://host:port' })
   REDIS_URL?: string;
 
+  // Webhooks (contract 13.6): private targets, retry schedule, and the per-attempt timeout (tests shrink it).
+  @Transform(toBoolean)
+  @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE = false;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3_600_000)
+  WEBHOOK_RETRY_BASE_MS = 1000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_RETRY_WINDOW_SECONDS = 86400;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(60_000)
+  WEBHOOK_TIMEOUT_MS = 10000;
+
   get dataCutoff(): Date {
     return new Date(this.DATA_CUTOFF);
   }
