@@ -31,16 +31,6 @@ function stripVersionPrefix(url: string): string {
   return url.startsWith('/v1/') ? url.slice(3) : url;
 }
 
-function trustProxySetting(value: string | undefined): boolean | string | number {
-  if (value === undefined || value === 'false') {
-    return false;
-  }
-  if (value === 'true') {
-    return true;
-  }
-  return /^\d+$/.test(value) ? Number(value) : value;
-}
-
 /** Builds the whole HTTP application (not yet listening); used by main.ts, the benchmark and the e2e tests. */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
   const routes = new RouteTable();
@@ -59,7 +49,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     requestIdHeader: 'x-request-id',
     bodyLimit: SMALL_BODY_LIMIT,
     rewriteUrl: (request: { url?: string }) => stripVersionPrefix(request.url ?? '/'),
-    trustProxy: trustProxySetting(config.TRUST_PROXY),
+    trustProxy: config.trustProxy,
     // Bad URLs, over-long path parameters and oversized headers also answer in the envelope.
     ...transportErrorHandlers(config),
   });
