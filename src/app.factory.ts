@@ -8,6 +8,8 @@ import { AppModule } from './app.module';
 import { BuildInfo } from './common/build-info';
 import { assertSingleValued, registerBodyParsers } from './common/http/body-parsers';
 import { registerEnvelope } from './common/http/envelope.hook';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './common/http/json-depth';
+import { ApiError } from './common/errors/api-error';
 import { RouteTable } from './common/http/route-table';
 import { PinoNestLogger } from './common/logging/pino-nest-logger';
 import { REDACTED_PATHS, redactUrl } from './common/logging/redact';
@@ -73,6 +75,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     } catch (error) {
       done(error as Error);
     }
+  });
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    // Contract 13.0: deeper than 32 levels is a 400 before any validation recursion can overflow.
+    done(exceedsJsonDepth(request.body) ? ApiError.badRequest(`The body is nested deeper than ${MAX_JSON_DEPTH} levels.`) : undefined);
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
