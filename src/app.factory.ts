@@ -33,6 +33,12 @@ function stripVersionPrefix(url: string): string {
   return url.startsWith('/v1/') ? url.slice(3) : url;
 }
 
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+function acceptedRequestId(header: string | string[] | undefined): string | undefined {
+  return typeof header === 'string' && SAFE_REQUEST_ID.test(header) ? header : undefined;
+}
+
 /** Builds the whole HTTP application (not yet listening); used by main.ts, the benchmark and the e2e tests. */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
   const routes = new RouteTable();
@@ -47,8 +53,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     },
     // One line per request is written by the onResponse hook below, with secrets redacted.
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: () => randomUUID(),
-    requestIdHeader: 'x-request-id',
+    // A caller's x-request-id is kept only when it is a short safe token; else a new one.
+    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => acceptedRequestId(request.headers['x-request-id']) ?? randomUUID(),
+    requestIdHeader: false,
     bodyLimit: SMALL_BODY_LIMIT,
     rewriteUrl: (request: { url?: string }) => stripVersionPrefix(request.url ?? '/'),
     trustProxy: config.trustProxy,

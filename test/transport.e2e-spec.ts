@@ -148,6 +148,30 @@ describe('transport and envelope (e2e)', () => {
   it('echoes a request id header', async () => {
     const result = await app.request('GET', '/health', { headers: { 'x-request-id': 'abc-123' } });
     expect(result.headers.get('x-request-id')).toBe('abc-123');
+    const longest = 'A1._:-'.repeat(10) + 'zz:9';
+    expect((await app.request('GET', '/health', { headers: { 'x-request-id': longest } })).headers.get('x-request-id')).toBe(longest);
+  });
+
+  it.each([
+    ['too long', 'a'.repeat(65)],
+    ['spaces', 'abc def'],
+    ['markup', '<script>'],
+    ['a log-line forgery', 'x","level":60,"msg":"forged'],
+  ])('replaces an unsafe request id (%s) with a new one', async (_case, id) => {
+    const before = app.logLines.length;
+    const result = await app.request('GET', '/health', { headers: { 'x-request-id': id } });
+    expect(result.status).toBe(200);
+    const issued = result.headers.get('x-request-id') ?? '';
+    expect(issued).toMatch(/^[0-9a-f-]{36}$/);
+    expect(app.logLines.slice(before).join('\n')).not.toContain(id);
+  });
+
+  it('redacts secrets from logged URLs even when the parameter name is percent-encoded', async () => {
+    const before = app.logLines.length;
+    await app.request('GET', '/club/token?username=x&pass%77ord=Sekret-Value-1&%75sertoken=Sekret-Value-2&recaptcha=pass');
+    const logged = app.logLines.slice(before).join('\n');
+    expect(logged).toContain('pass%77ord=[redacted]');
+    expect(logged).not.toMatch(/Sekret-Value/);
   });
 
   it('publishes the OpenAPI document covering the club endpoints', async () => {
