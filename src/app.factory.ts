@@ -11,6 +11,7 @@ import { registerEnvelope } from './common/http/envelope.hook';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './common/http/json-depth';
 import { ApiError } from './common/errors/api-error';
 import { RouteTable } from './common/http/route-table';
+import { serializeError } from './common/logging/error-serializer';
 import { PinoNestLogger } from './common/logging/pino-nest-logger';
 import { REDACTED_PATHS, redactUrl } from './common/logging/redact';
 import { AppConfig } from './config/app-config';
@@ -48,6 +49,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       ...(options.logStream ? { stream: options.logStream } : {}),
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       serializers: {
+        err: serializeError,
         req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
       },
     },
