@@ -101,8 +101,13 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     done();
   });
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes), adapter, { bufferLogs: true, bodyParser: false });
-  app.useLogger(new PinoNestLogger(fastify.log));
+  // Nest logs through pino from the first line (a start failure is JSON too, not coloured text),
+  // and a failing provider rejects here instead of ending the process: main.ts reports it.
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes), adapter, {
+    logger: new PinoNestLogger(fastify.log),
+    abortOnError: false,
+    bodyParser: false,
+  });
   registerRateLimit(app);
 
   const version = app.get(BuildInfo).version;

@@ -10,6 +10,11 @@ export class PinoNestLogger implements LoggerService {
   }
 
   error(message: unknown, stackOrContext?: string, context?: string): void {
+    // Nest passes (message, stack) or (message, stack, context); a stack has line breaks.
+    if (stackOrContext?.includes('\n')) {
+      this.write('error', typeof message === 'object' && message !== null ? message : { msg: String(message), stack: stackOrContext }, context);
+      return;
+    }
     this.write('error', message, context ?? stackOrContext);
   }
 
