@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { Command } from 'commander';
 import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
+import { runMigrationsLocked } from '../database/migration-runner';
 import { CliError, CliOutput } from './cli-output';
 import { CliModule } from './cli.module';
 import { registerApiKeyCommands } from './commands/api-key.commands';
@@ -47,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
     .description('Apply pending database migrations (the server also does this at start)')
     .action(() =>
       run(async (context, output) => {
-        const applied = await context.get(DataSource).runMigrations({ transaction: 'each' });
+        const applied = await runMigrationsLocked(context.get(DataSource));
         output.result({ applied: applied.map((migration) => migration.name) }, applied.length > 0 ? `Applied: ${applied.map((m) => m.name).join(', ')}` : 'No pending migrations.');
       }),
     );
