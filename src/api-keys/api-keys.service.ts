@@ -17,6 +17,11 @@ export class ApiKeyNameTaken extends Error {}
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/** Names compare case-insensitively (contract 13.10). */
+export function apiKeyNameKey(name: string): string {
+  return name.toLowerCase();
+}
+
 @Injectable()
 export class ApiKeysService {
   constructor(
@@ -27,7 +32,7 @@ export class ApiKeysService {
   async create(name: string, scopes: ApiScope[]): Promise<{ name: string; key: string; scopes: ApiScope[] }> {
     const key = newApiKey();
     try {
-      await this.keys.insert({ name, keyHash: hashSecret(key), scopes: [...new Set(scopes)], createdAt: new Date(), lastUsedAt: null });
+      await this.keys.insert({ name, nameKey: apiKeyNameKey(name), keyHash: hashSecret(key), scopes: [...new Set(scopes)], createdAt: new Date(), lastUsedAt: null });
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new ApiKeyNameTaken(`An API key named "${name}" already exists.`);
@@ -42,7 +47,7 @@ export class ApiKeysService {
   }
 
   async revoke(name: string): Promise<boolean> {
-    const result = await this.keys.delete({ name });
+    const result = await this.keys.delete({ nameKey: apiKeyNameKey(name) });
     return (result.affected ?? 0) > 0;
   }
 
