@@ -28,7 +28,7 @@ export class UnitOfWork {
 
   async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (this.sqliteQueue) {
-      return this.sqliteQueue.runExclusive(() => this.dataSource.transaction(work));
+      return this.sqliteQueue.runExclusive(() => this.immediateTransaction(work));
     }
     // InnoDB may pick any concurrent transaction as a deadlock victim (gap locks on inserts);
     // the whole transaction was rolled back, so running it again is safe.
@@ -41,6 +41,30 @@ export class UnitOfWork {
         }
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
       }
+    }
+  }
+
+  /**
+   * SQLite: BEGIN IMMEDIATE, so the write lock is taken first and SQLite's busy handler waits for
+   * it. A deferred transaction that reads and then writes fails at once with SQLITE_BUSY (no
+   * waiting) when another process, such as the CLI importing, committed in between: a 503.
+   */
+  private async immediateTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    const query = runner.query.bind(runner);
+    runner.query = ((sql: string, ...rest: unknown[]) => query(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE TRANSACTION' : sql, ...(rest as []))) as typeof runner.query;
+    try {
+      await runner.startTransaction();
+      const result = await work(runner.manager);
+      await runner.commitTransaction();
+      return result;
+    } catch (error) {
+      if (runner.isTransactionActive) {
+        await runner.rollbackTransaction();
+      }
+      throw error;
+    } finally {
+      await runner.release();
     }
   }
 
