@@ -54,15 +54,18 @@ export class UnitOfWork {
     const query = runner.query.bind(runner);
     runner.query = ((sql: string, ...rest: unknown[]) => query(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE TRANSACTION' : sql, ...(rest as []))) as typeof runner.query;
     try {
+      // A BEGIN that fails (SQLITE_BUSY past the busy timeout) leaves nothing to roll back.
       await runner.startTransaction();
-      const result = await work(runner.manager);
-      await runner.commitTransaction();
-      return result;
-    } catch (error) {
-      if (runner.isTransactionActive) {
-        await runner.rollbackTransaction();
+      try {
+        const result = await work(runner.manager);
+        await runner.commitTransaction();
+        return result;
+      } catch (error) {
+        // As TypeORM's own transaction(): the first error is the one to report (SQLite may have
+        // rolled back already, and then ROLLBACK fails too).
+        await runner.rollbackTransaction().catch(() => undefined);
+        throw error;
       }
-      throw error;
     } finally {
       await runner.release();
     }
