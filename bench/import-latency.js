@@ -34,6 +34,7 @@ function stats(samples) {
 async function load(key, until) {
   const reads = [];
   const writes = [];
+  let errors = 0;
   let n = 0;
   const client = async () => {
     while (!until()) {
@@ -44,11 +45,14 @@ async function load(key, until) {
         ? await fetch(`${base}/game-server/userkeys`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ uuid: `00000000-0000-4000-9000-${String(n).padStart(12, '0')}`, mcid: `bench_${n}` }) })
         : await fetch(`${base}/users?mcid=player_${n % players}`);
       await response.arrayBuffer();
+      if (response.status >= 500) {
+        errors += 1;
+      }
       (write ? writes : reads).push(performance.now() - started);
     }
   };
   await Promise.all([client(), client(), client(), client()]);
-  return { reads: stats(reads), writes: stats(writes), all: stats([...reads, ...writes]) };
+  return { reads: stats(reads), writes: stats(writes), all: stats([...reads, ...writes]), errors5xx: errors };
 }
 
 async function main() {
