@@ -71,6 +71,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  startLogger().fatal({ err: error }, `The service failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  // The message as the serializer scrubbed it: a database error's message may quote values.
+  startLogger().fatal({ err: error }, `The service failed to start: ${serializeError(error).message}`);
   process.exit(1);
 });

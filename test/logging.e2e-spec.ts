@@ -31,8 +31,10 @@ describe('database errors in the log (e2e)', () => {
     const before = app.logLines.length;
     new Logger('Probe').error({ msg: 'probe through Nest', err: error });
     app.app.getHttpAdapter().getInstance().log.error({ err: new Error('probe through pino', { cause: error }) }, 'probe');
+    // How Nest's own ExceptionHandler logs a failed start: the error object itself.
+    new Logger('ExceptionHandler').error(error);
     const written = app.logLines.slice(before);
-    expect(written).toHaveLength(2);
+    expect(written).toHaveLength(3);
     for (const line of written) {
       expect(line).not.toContain(marker);
       const parsed = JSON.parse(line) as { err: { code?: string; cause?: { code?: string } } };

@@ -35,6 +35,11 @@ export class PinoNestLogger implements LoggerService {
   }
 
   private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, context?: string): void {
+    if (message instanceof Error) {
+      // Under `err`, so the error serializer applies (no bound values of database errors).
+      this.pino[level]({ context, err: message }, message.name);
+      return;
+    }
     if (typeof message === 'object' && message !== null) {
       this.pino[level]({ context, ...message }, (message as { msg?: string }).msg);
       return;
