@@ -60,6 +60,7 @@ export const messages = {
   'http.unsupportedMediaType': { en: 'The request body has an unsupported content type.', ja: '送信データの形式（Content-Type）に対応していません。' },
   'http.emptyJsonBody': { en: 'The request body is empty but its content type is JSON.', ja: '送信データが空です。JSON を送ってください。' },
   'http.contentLengthMismatch': { en: 'The Content-Length header does not match the body.', ja: '送信データの長さが Content-Length と一致しません。' },
+  'http.tooDeep': { en: 'The body is nested deeper than {max} levels.', ja: '送信データの入れ子が深すぎます（{max} 段まで）。' },
   'http.unparsableBody': { en: 'The request body could not be parsed.', ja: '送信データを読み取れませんでした。形式を確認してください。' },
 
   // ── Validation of parameters (see the header: validation.<constraint>) ──────────────────────
@@ -108,6 +109,8 @@ export const messages = {
   'userKey.expired': { en: 'The user key has expired; get a new one with /getuserkey in game.', ja: 'ユーザーキーの有効期限が切れました。ゲーム内で /getuserkey を実行して新しいキーを取得してください。' },
   'captcha.failed': { en: 'The CAPTCHA verification failed.', ja: 'ロボットでないことの確認（CAPTCHA）に失敗しました。もう一度お試しください。' },
   'captcha.lowScore': { en: 'The CAPTCHA score is too low.', ja: 'ロボットでないことを確認できませんでした。時間をおいてもう一度お試しください。' },
+  'captcha.wrongHostname': { en: 'The CAPTCHA was solved on another site.', ja: 'CAPTCHA が別のサイトで解かれています。このページでもう一度お試しください。' },
+  'captcha.wrongAction': { en: 'The CAPTCHA was solved for another action.', ja: 'CAPTCHA が別の操作のために解かれています。もう一度お試しください。' },
   'captcha.unreachable': { en: 'The CAPTCHA provider could not be reached; try again shortly.', ja: 'CAPTCHA の確認サービスに接続できませんでした。しばらくしてからもう一度お試しください。' },
   'limits.tooManyFailures': { en: 'Too many failed attempts. Try again in {seconds} s.', ja: '失敗が続いたため、一時的にロックしています。{seconds} 秒後にもう一度お試しください。' },
   'limits.accountSlowedDown': {
