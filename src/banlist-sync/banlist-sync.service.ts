@@ -4,6 +4,7 @@ import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
+import { EventsService } from '../events/events.service';
 import { BanlistClient, FetchContext } from './banlist-client';
 import { BanlistStore } from './banlist-store.service';
 import type { SyncTrigger } from './banlist-sync-run.entity';
@@ -33,6 +34,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     private readonly leases: SyncLeaseService,
     private readonly unitOfWork: UnitOfWork,
     private readonly banlist: BanlistRepository,
+    private readonly events: EventsService,
   ) {}
 
   /** Runs one sync now. 409 while another run holds the lease; 503 when no upstream is configured. */
@@ -84,7 +86,11 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     }, LEASE_RENEW_MS);
     try {
       const summary = await this.refreshAll(signal);
-      await this.unitOfWork.transaction((tx) => this.banlist.insertRun(tx, trigger, summary));
+      // The run's end and its event (contract 13.6) commit together.
+      await this.unitOfWork.transaction(async (tx) => {
+        await this.banlist.insertRun(tx, trigger, summary);
+        await this.events.record(tx, 'banlist.sync.finished', { summary });
+      });
       this.logger.log({ msg: 'Ban-list sync finished', trigger, ...summary });
       return summary;
     } finally {
