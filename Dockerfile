@@ -7,7 +7,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-# The image holds dist/, node_modules, package.json and scripts/ only (no src/): the CLI runs
+# The image holds dist/, console/dist, node_modules, package.json and scripts/ only (no src/): the CLI runs
 # the shipped build (`node scripts/cli.js …`). test/container-layout.e2e-spec.ts copies exactly
 # these COPY lines into a temporary folder and runs the CLI and the server there as a non-root
 # user, so keep the two in step.

@@ -111,6 +111,13 @@ describeOnSqlite('the container image layout, run as a non-root user (e2e)', () 
         case 'scripts':
           cpSync(join(ROOT, from), target, { recursive: true });
           break;
+        case 'console/dist':
+          // The console's static files, built by `npm run build` (vite) before the tests run.
+          if (!existsSync(join(ROOT, from, 'index.html'))) {
+            throw new Error('console/dist is missing: run `npm run build` first');
+          }
+          cpSync(join(ROOT, from), target, { recursive: true });
+          break;
         default:
           throw new Error(`the final stage copies ${from}: mirror it in this test`);
       }
@@ -157,7 +164,7 @@ describeOnSqlite('the container image layout, run as a non-root user (e2e)', () 
   it('is what the Dockerfile says: Node 22, no src/, runs as node with a writable data volume', () => {
     const from = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').match(/^FROM\s+(\S+)/gim) ?? [];
     expect(from.every((line) => line.includes('node:22-bookworm-slim'))).toBe(true);
-    expect(stage.copies.map((copy) => copy.from).sort()).toEqual(['dist', 'node_modules', 'package.json', 'scripts']);
+    expect(stage.copies.map((copy) => copy.from).sort()).toEqual(['console/dist', 'dist', 'node_modules', 'package.json', 'scripts']);
     expect(existsSync(join(app, 'src'))).toBe(false);
     expect(stage.user).toBe('node');
     expect(stage.volumes).toEqual(['/app/data']);
@@ -211,6 +218,10 @@ describeOnSqlite('the container image layout, run as a non-root user (e2e)', () 
       expect(JSON.parse(listed.stdout)).toMatchObject({ keys: [{ name: 'ops', scopes: ['operator'] }] });
       const sync = await fetch(`${server.base}/users/banlist/sync`, { method: 'POST', headers: { 'x-api-key': key } });
       expect(sync.status).not.toBe(401);
+      // The operator console is served from the image's console/dist.
+      const console = await fetch(`${server.base}/console`);
+      expect(console.status).toBe(200);
+      expect(console.headers.get('content-type')).toMatch(/^text\/html/);
     } finally {
       expect(await server.stop()).toBe(0);
     }
