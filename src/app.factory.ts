@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { type FastifyRequest, LogController } from 'fastify';
+import { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { BuildInfo } from './common/build-info';
@@ -12,6 +12,7 @@ import { RouteTable } from './common/http/route-table';
 import { PinoNestLogger } from './common/logging/pino-nest-logger';
 import { REDACTED_PATHS, redactUrl } from './common/logging/redact';
 import { AppConfig } from './config/app-config';
+import { MetricsService } from './metrics/metrics.service';
 import { registerHttpHygiene, registerRateLimit } from './security/http-security';
 import { transportErrorHandlers } from './security/transport-errors';
 
@@ -23,12 +24,20 @@ export interface CreateAppOptions {
   logStream?: DestinationStream;
 }
 
+/** Paths that are not API routes and so have no `/v1` alias (contract 13.0). */
+const UNVERSIONED_PATHS = ['/metrics'];
+
 /** `/v1/<path>` is the same route as `/<path>` (older clients call both). */
 function stripVersionPrefix(url: string): string {
   if (url === '/v1' || url.startsWith('/v1?')) {
     return `/${url.slice(3)}`;
   }
-  return url.startsWith('/v1/') ? url.slice(3) : url;
+  if (!url.startsWith('/v1/')) {
+    return url;
+  }
+  const path = url.slice(3);
+  // `/v1/metrics` stays as it is and so matches no route (404).
+  return UNVERSIONED_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}?`) || path.startsWith(`${prefix}/`)) ? url : path;
 }
 
 function trustProxySetting(value: string | undefined): boolean | string | number {
@@ -39,6 +48,22 @@ function trustProxySetting(value: string | undefined): boolean | string | number
     return true;
   }
   return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/**
+ * The one onResponse hook: request metrics (route template, method, status, duration) and,
+ * at info level, one log line per request with secrets redacted.
+ */
+function registerResponseHook(fastify: FastifyInstance, metrics: MetricsService, logRequests: boolean): void {
+  metrics.collectProcessMetrics();
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const elapsed = reply.elapsedTime;
+    metrics.observeRequest(request.routeOptions.url, request.method, reply.statusCode, elapsed);
+    if (logRequests) {
+      request.log.info({ method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(elapsed) }, 'request');
+    }
+    done();
+  });
 }
 
 /** Builds the whole HTTP application (not yet listening); used by main.ts, the benchmark and the e2e tests. */
@@ -88,16 +113,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     void reply.header('x-request-id', request.id);
     done(null, payload);
   });
-  const logRequests = ['info', 'debug', 'trace'].includes(config.LOG_LEVEL);
-  fastify.addHook('onResponse', (request, reply, done) => {
-    if (logRequests) {
-      request.log.info({ method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
-    }
-    done();
-  });
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes), adapter, { bufferLogs: true, bodyParser: false });
   app.useLogger(new PinoNestLogger(fastify.log));
+  registerResponseHook(fastify, app.get(MetricsService), ['info', 'debug', 'trace'].includes(config.LOG_LEVEL));
   registerRateLimit(app);
 
   const version = app.get(BuildInfo).version;

@@ -14,6 +14,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { PlayersModule } from './players/players.module';
 import { SecurityModule } from './security/security.module';
 import { UserKeysModule } from './user-keys/user-keys.module';
@@ -26,6 +27,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        MetricsModule,
         DatabaseModule,
         SecurityModule,
         ScheduleModule.forRoot(),

@@ -4,6 +4,7 @@ import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
+import { MetricsService } from '../metrics/metrics.service';
 import { BanlistClient, FetchContext } from './banlist-client';
 import { BanlistStore } from './banlist-store.service';
 import { BanlistSyncRun, SyncTrigger } from './banlist-sync-run.entity';
@@ -31,6 +32,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     private readonly store: BanlistStore,
     private readonly leases: SyncLeaseService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly metrics: MetricsService,
   ) {}
 
   /** Runs one sync now. 409 while another run holds the lease; 503 when no upstream is configured. */
@@ -40,6 +42,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     }
     const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
     if (!(await this.leases.acquire(BANLIST_SYNC_LEASE, holder, LEASE_TTL_MS))) {
+      this.metrics.banlistRuns.inc({ outcome: 'skipped' });
       throw ApiError.conflict('A ban-list sync is already in progress.');
     }
     const abort = new AbortController();
@@ -47,7 +50,12 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     const entry = { abort, done };
     this.running.add(entry);
     try {
-      return await done;
+      const summary = await done;
+      this.metrics.banlistRuns.inc({ outcome: 'finished' });
+      return summary;
+    } catch (error) {
+      this.metrics.banlistRuns.inc({ outcome: 'failed' });
+      throw error;
     } finally {
       this.running.delete(entry);
     }

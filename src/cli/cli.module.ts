@@ -6,6 +6,7 @@ import { ClubModule } from '../club/club.module';
 import { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { PlayersModule } from '../players/players.module';
 import { UsersModule } from '../users/users.module';
 
@@ -18,7 +19,7 @@ export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, PlayersModule, ApiKeysModule, CaptchaModule, ClubModule, UsersModule, BanlistSyncModule],
+      imports: [ConfigModule.forRoot(config), MetricsModule, DatabaseModule, PlayersModule, ApiKeysModule, CaptchaModule, ClubModule, UsersModule, BanlistSyncModule],
     };
   }
 }

@@ -157,6 +157,13 @@ export class AppConfig {
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://host:port' })
   REDIS_URL?: string;
 
+  /** Unset: `/metrics` answers loopback clients only; set: it needs `Authorization: Bearer <token>`. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+
   get dataCutoff(): Date {
     return new Date(this.DATA_CUTOFF);
   }
@@ -172,7 +179,7 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const supplied: Record<string, string> = {};
-  for (const name of [...known, 'APP_VERSION', 'RECAPTCHA_SECRET', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL']) {
+  for (const name of [...known, 'APP_VERSION', 'RECAPTCHA_SECRET', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'METRICS_TOKEN']) {
     const value = env[name];
     if (value !== undefined) {
       supplied[name] = value;

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from '../common/errors/api-error';
 import { AppConfig } from '../config/app-config';
+import { MetricsService } from '../metrics/metrics.service';
 import { createLimiter, isLimiterVerdict, toLimitState } from './limiter-factory';
 import { rateLimited } from './rate-limit-response';
 import { LimitPolicy, RATE_LIMITS } from './rate-limits';
@@ -24,7 +25,11 @@ export class BruteForceLimiter {
   private readonly byIpPerDay: RateLimiterAbstract | undefined;
   private readonly logger = new Logger('BruteForce');
 
-  constructor(config: AppConfig, redis: RedisConnection) {
+  constructor(
+    config: AppConfig,
+    redis: RedisConnection,
+    private readonly metrics: MetricsService,
+  ) {
     if (config.RATE_LIMIT_ENABLED) {
       this.byAccountAndIp = createLimiter(RATE_LIMITS.failuresPerAccountAndIp, redis);
       this.byIpPerDay = createLimiter(RATE_LIMITS.failuresPerIpPerDay, redis);
@@ -62,6 +67,7 @@ export class BruteForceLimiter {
 
   private throwIfSpent(policy: LimitPolicy, state: RateLimiterRes | null | undefined): void {
     if (state && state.consumedPoints >= policy.points) {
+      this.metrics.rateLimitRefusals.inc({ limit: 'sign-in' });
       throw rateLimited(BLOCKED_MESSAGE, toLimitState(policy, state));
     }
   }
