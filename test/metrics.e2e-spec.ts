@@ -133,6 +133,10 @@ describe('GET /metrics (e2e)', () => {
 
   (testDatabaseKind === 'mysql' ? it : it.skip)('counts deadlock retries (MariaDB: two transactions locking in opposite order)', async () => {
     const unitOfWork = app.app.get(UnitOfWork);
+    // Create both lock rows first: locking a missing row takes a gap lock, and the other
+    // transaction's insert would then wait on it instead of deadlocking.
+    await unitOfWork.transaction((manager) => unitOfWork.lock(manager, 'metrics-a'));
+    await unitOfWork.transaction((manager) => unitOfWork.lock(manager, 'metrics-b'));
     const before = await scrape();
     let arrived = 0;
     let release!: () => void;
