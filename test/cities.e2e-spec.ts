@@ -172,7 +172,7 @@ describe('cities (e2e)', () => {
     it('gives the computed block count when count is wrong', async () => {
       const { result } = await create({ corners: square(0, 0), count: 5 });
       expectError(result, 400, 'invalid_request');
-      expect(result.body.details).toEqual([{ field: 'count', message: expect.stringContaining('100') }]);
+      expect(result.body.details).toEqual([{ field: 'count', message: expect.stringContaining('100'), message_ja: expect.any(String) }]);
     });
 
     it('answers captcha_failed for a rejected CAPTCHA and leaves the key unspent', async () => {
@@ -186,14 +186,14 @@ describe('cities (e2e)', () => {
       const big = { corners: square(-2_000_000, -2_000_000, 501), count: 501 * 501 };
       const noReason = await create(big);
       expectError(noReason.result, 400, 'invalid_request');
-      expect(noReason.result.body.details).toEqual([{ field: 'reason', message: expect.any(String) }]);
+      expect(noReason.result.body.details).toEqual([{ field: 'reason', message: expect.any(String), message_ja: expect.any(String) }]);
       expectError((await create({ ...big, reason: '   ' })).result, 400, 'invalid_request');
       const withReason = await create({ ...big, reason: 'A large farming district' });
       expect(withReason.result.status).toBe(201);
       // 1582x1582 = 2,502,724 blocks > 2,500,000, even with a reason.
       const huge = await create({ corners: square(3_000_000, 3_000_000, 1582), count: 1582 * 1582, reason: 'Too big' });
       expectError(huge.result, 400, 'invalid_request');
-      expect(huge.result.body.details).toEqual([{ field: 'count', message: expect.stringContaining('2500000') }]);
+      expect(huge.result.body.details).toEqual([{ field: 'count', message: expect.stringContaining('2500000'), message_ja: expect.any(String) }]);
     });
 
     describe('409 conflicts, each leaving the user key unspent', () => {
@@ -203,7 +203,7 @@ describe('cities (e2e)', () => {
         const variant = base.normalize('NFKC').toUpperCase();
         const { result, userkey } = await create({ cityName: `  ${variant} ` });
         expectError(result, 409, 'conflict');
-        expect(result.body.details).toEqual([{ field: 'cityName', message: expect.any(String) }]);
+        expect(result.body.details).toEqual([{ field: 'cityName', message: expect.any(String), message_ja: expect.any(String) }]);
         expect(await keyIsUnspent(userkey)).toBe(true);
       });
 
@@ -213,7 +213,7 @@ describe('cities (e2e)', () => {
         expectError((await create({ cityName: first.cityName })).result, 409, 'conflict');
         const kana = await create({ cityNameKana: first.cityNameKana });
         expectError(kana.result, 409, 'conflict');
-        expect(kana.result.body.details).toEqual([{ field: 'cityNameKana', message: expect.any(String) }]);
+        expect(kana.result.body.details).toEqual([{ field: 'cityNameKana', message: expect.any(String), message_ja: expect.any(String) }]);
       });
 
       it('refuses a region overlapping a registered city by one boundary block, but not an adjacent one', async () => {
@@ -221,7 +221,7 @@ describe('cities (e2e)', () => {
         expect(base.result.status).toBe(201);
         const sharing = await create({ corners: square(500_009, 9), count: 100 });
         expectError(sharing.result, 409, 'conflict');
-        expect(sharing.result.body.details).toEqual([{ field: 'corners', message: expect.any(String) }]);
+        expect(sharing.result.body.details).toEqual([{ field: 'corners', message: expect.any(String), message_ja: expect.any(String) }]);
         expect(await keyIsUnspent(sharing.userkey)).toBe(true);
         expect((await create({ corners: square(500_010, 0), count: 100 })).result.status).toBe(201);
       });

@@ -101,7 +101,7 @@ describe('club accounts (e2e)', () => {
       const userkey = await app.issueUserKey(gameServerKey, player.uuid, player.mcid);
       const other = newPlayer();
       const wrong = expectError(await register({ userkey, username: other.mcid, password: 'long-password', recaptcha: 'pass' }), 400, 'invalid_request');
-      expect(wrong.body.details).toEqual([{ field: 'username', message: expect.any(String) }]);
+      expect(wrong.body.details).toEqual([{ field: 'username', message: expect.any(String), message_ja: expect.any(String) }]);
       expect((await register({ userkey, username: player.mcid.toUpperCase(), password: 'long-password', recaptcha: 'pass' })).status).toBe(201);
     });
 
@@ -133,7 +133,7 @@ describe('club accounts (e2e)', () => {
 
     it('gives 400 invalid_request when recaptcha is missing', async () => {
       const result = expectError(await register({ userkey: await freshKey(), password: 'long-password' }), 400, 'invalid_request');
-      expect(result.body.details).toEqual([{ field: 'recaptcha', message: expect.any(String) }]);
+      expect(result.body.details).toEqual([{ field: 'recaptcha', message: expect.any(String), message_ja: expect.any(String) }]);
     });
 
     it('gives 400 captcha_failed for a rejected token or a low score, and the key stays unspent', async () => {

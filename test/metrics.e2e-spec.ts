@@ -1,6 +1,5 @@
-import type { EntityManager } from 'typeorm';
 import { loadConfig } from '../src/config/app-config';
-import { UnitOfWork } from '../src/database/unit-of-work';
+import { type Transaction, UnitOfWork } from '../src/database/unit-of-work';
 import { Player } from '../src/players/player.entity';
 import { FakeBanlist, upstreamPlayer } from './support/fake-banlist';
 import { testDatabaseKind } from './support/test-database';
@@ -141,7 +140,7 @@ describe('GET /metrics (e2e)', () => {
     let arrived = 0;
     let release!: () => void;
     const bothHoldTheirFirstLock = new Promise<void>((resolve) => (release = resolve));
-    const lockBoth = (first: string, second: string) => async (manager: EntityManager) => {
+    const lockBoth = (first: string, second: string) => async (manager: Transaction) => {
       await unitOfWork.lock(manager, first);
       arrived += 1;
       if (arrived === 2) {

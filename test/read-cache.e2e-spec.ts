@@ -120,24 +120,32 @@ describe('GET /cities read cache (e2e)', () => {
 
 describe('GET /cities read cache and player changes (e2e)', () => {
   let app: TestApp;
+  let gameServerKey: string;
+  let operatorKey: string;
 
   beforeAll(async () => {
     app = await TestApp.start();
+    gameServerKey = await app.createApiKey(['game-server']);
+    operatorKey = await app.createApiKey(['operator'], 'ops');
   });
 
   afterAll(async () => {
     await app.stop();
   });
 
-  it("shows the owner's new game id and chat id on the next read", async () => {
-    const gameServerKey = await app.createApiKey(['game-server']);
-    const operatorKey = await app.createApiKey(['operator'], 'ops');
+  /** A new player with a city; `ownerOf()` reads the owner as GET /cities shows it. */
+  async function cityOwner() {
     const player = newPlayer();
     const userkey = await app.issueUserKey(gameServerKey, player.uuid, player.mcid);
     const created = await app.post<{ cityId: number }>('/cities/create', cityBody(userkey), { headers: { 'x-api-key': operatorKey } });
     expect(created.status).toBe(201);
     const ownerOf = async () => (await app.get<{ data: Array<{ id: number; owner: { mcid: string; chatid: string | null } }> }>('/cities')).body.data.find((city) => city.id === created.body.cityId)?.owner;
     expect((await ownerOf())?.mcid).toBe(player.mcid);
+    return { player, ownerOf };
+  }
+
+  it("shows the owner's new game id and chat id on the next read", async () => {
+    const { player, ownerOf } = await cityOwner();
 
     const renamed = `${player.mcid.slice(0, 10)}_new`;
     const login = await app.post('/game-server/logins', { logins: [{ uuid: player.uuid, mcid: renamed, loggedInAt: new Date().toISOString() }] }, { headers: { 'x-api-key': gameServerKey } });
@@ -147,6 +155,56 @@ describe('GET /cities read cache and player changes (e2e)', () => {
     const linked = await app.request('PUT', `/game-server/chat-links/${player.uuid}`, { body: { chatid: '123456789012345678' }, headers: { 'x-api-key': gameServerKey } });
     expect(linked.status).toBe(200);
     expect((await ownerOf())?.chatid).toBe('123456789012345678');
+  });
+
+  it("does not rebuild the list for a login batch of players who own no city, but shows an owner's rename", async () => {
+    const { CitiesListCache } = await import('../src/cities/cities-list.cache');
+    const cache = app.app.get(CitiesListCache);
+    const original = cache.get.bind(cache);
+    let builds = 0;
+    const spy = jest.spyOn(cache, 'get').mockImplementation((load) =>
+      original(() => {
+        builds += 1;
+        return load();
+      }),
+    );
+    try {
+      const { player: owner, ownerOf } = await cityOwner();
+      const builtBefore = builds;
+
+      // A batch of players without cities (new ones, and the owner logging in under the same name).
+      const others = [newPlayer(), newPlayer(), newPlayer()];
+      const at = new Date().toISOString();
+      const batch = await app.post(
+        '/game-server/logins',
+        { logins: [...others.map((player) => ({ uuid: player.uuid, mcid: player.mcid, loggedInAt: at })), { uuid: owner.uuid, mcid: owner.mcid, loggedInAt: at }] },
+        { headers: { 'x-api-key': gameServerKey } },
+      );
+      expect(batch.status).toBe(200);
+      expect((await app.get(`/users/${others[0].uuid}`)).status).toBe(200);
+      expect((await ownerOf())?.mcid).toBe(owner.mcid);
+      expect(builds).toBe(builtBefore);
+
+      // The owner's rename is a real change: the next read shows it.
+      const renamed = `${owner.mcid.slice(0, 10)}_ren`;
+      const later = new Date(Date.now() + 1000).toISOString();
+      const rename = await app.post('/game-server/logins', { logins: [{ uuid: owner.uuid, mcid: renamed, loggedInAt: later }] }, { headers: { 'x-api-key': gameServerKey } });
+      expect(rename.status).toBe(200);
+      expect((await ownerOf())?.mcid).toBe(renamed);
+      expect(builds).toBe(builtBefore + 1);
+
+      // Linking a non-owner's chat id leaves the list alone; the owner's shows.
+      const linkOther = await app.request('PUT', `/game-server/chat-links/${others[1].uuid}`, { body: { chatid: '223456789012345678' }, headers: { 'x-api-key': gameServerKey } });
+      expect(linkOther.status).toBe(200);
+      expect((await ownerOf())?.chatid).toBeNull();
+      expect(builds).toBe(builtBefore + 1);
+      const linkOwner = await app.request('PUT', `/game-server/chat-links/${owner.uuid}`, { body: { chatid: '323456789012345678' }, headers: { 'x-api-key': gameServerKey } });
+      expect(linkOwner.status).toBe(200);
+      expect((await ownerOf())?.chatid).toBe('323456789012345678');
+      expect(builds).toBe(builtBefore + 2);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

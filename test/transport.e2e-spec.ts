@@ -62,7 +62,7 @@ describe('transport and envelope (e2e)', () => {
 
   it('rejects a parameter given twice or in bracket form with 400', async () => {
     const twice = expectError(await app.get('/club/token?username=a&username=b&password=x&recaptcha=pass'), 400, 'invalid_request');
-    expect(twice.body.details).toEqual([{ field: 'username', message: expect.any(String) }]);
+    expect(twice.body.details).toEqual([{ field: 'username', message: expect.any(String), message_ja: expect.any(String) }]);
     expectError(await app.get('/club/token?username[]=a&password=x&recaptcha=pass'), 400, 'invalid_request');
   });
 

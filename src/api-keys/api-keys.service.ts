@@ -1,11 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { hashSecret, newApiKey } from '../common/secrets';
-import { isUniqueViolation } from '../database/database-errors';
-import { SqlReader } from '../database/sql-reader';
-import { dateOf } from '../database/transformers';
-import { ApiKey, ApiScope } from './api-key.entity';
+import type { ApiScope } from './api-key.entity';
+import { ApiKeyRecord, ApiKeysRepository } from './api-keys.repository';
 
 export interface ApiKeyPrincipal {
   id: number;
@@ -19,54 +15,35 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 @Injectable()
 export class ApiKeysService {
-  constructor(
-    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
-    private readonly reader: SqlReader,
-  ) {}
+  constructor(private readonly keys: ApiKeysRepository) {}
 
   async create(name: string, scopes: ApiScope[]): Promise<{ name: string; key: string; scopes: ApiScope[] }> {
     const key = newApiKey();
-    try {
-      await this.keys.insert({ name, keyHash: hashSecret(key), scopes: [...new Set(scopes)], createdAt: new Date(), lastUsedAt: null });
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw new ApiKeyNameTaken(`An API key named "${name}" already exists.`);
-      }
-      throw error;
+    const unique = [...new Set(scopes)];
+    if (!(await this.keys.create(name, hashSecret(key), unique, new Date()))) {
+      throw new ApiKeyNameTaken(`An API key named "${name}" already exists.`);
     }
-    return { name, key, scopes: [...new Set(scopes)] };
+    return { name, key, scopes: unique };
   }
 
-  list(): Promise<ApiKey[]> {
-    return this.keys.find({ order: { id: 'ASC' } });
+  list(): Promise<ApiKeyRecord[]> {
+    return this.keys.getAll();
   }
 
-  async revoke(name: string): Promise<boolean> {
-    const result = await this.keys.delete({ name });
-    return (result.affected ?? 0) > 0;
+  revoke(name: string): Promise<boolean> {
+    return this.keys.deleteByName(name);
   }
 
   /** The key's principal, or undefined for an unknown key. Records use at most once a minute. */
   async authenticate(key: string): Promise<ApiKeyPrincipal | undefined> {
-    const found = await this.reader.one<{ id: number | string; name: string; scopes: string; lastUsedAt: Date | string | null }>(
-      'SELECT id, name, scopes, last_used_at AS lastUsedAt FROM api_keys WHERE key_hash = ?',
-      [hashSecret(key)],
-    );
+    const found = await this.keys.getByHash(hashSecret(key));
     if (!found) {
       return undefined;
     }
     const now = Date.now();
-    const id = Number(found.id);
-    if (!found.lastUsedAt || now - dateOf(found.lastUsedAt).getTime() >= LAST_USED_RESOLUTION_MS) {
-      const stale = new Date(now - LAST_USED_RESOLUTION_MS);
-      // Conditional so that concurrent requests write once per minute, not once each.
-      await this.keys
-        .createQueryBuilder()
-        .update()
-        .set({ lastUsedAt: new Date(now) })
-        .where('id = :id AND (last_used_at IS NULL OR last_used_at < :stale)', { id, stale })
-        .execute();
+    if (!found.lastUsedAt || now - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+      await this.keys.touch(found.id, new Date(now), new Date(now - LAST_USED_RESOLUTION_MS));
     }
-    return { id, name: found.name, scopes: found.scopes.split(',').filter(Boolean) as ApiScope[] };
+    return { id: found.id, name: found.name, scopes: found.scopes };
   }
 }

@@ -4,6 +4,7 @@ import { ApiKeysService } from '../api-keys/api-keys.service';
 import type { ApiScope } from '../api-keys/api-key.entity';
 import { ClubTokensService } from '../club/club-tokens.service';
 import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { AUTH_REQUIREMENT, AuthRequirement, CALLER, Caller, RequestWithCaller } from './auth.decorators';
 import { apiKeyOf, userTokenOf } from './credentials';
 
@@ -47,14 +48,14 @@ export class AuthGuard implements CanActivate {
 
   private async apiKey(key: string | undefined, scope: ApiScope): Promise<Caller> {
     if (!key) {
-      throw ApiError.unauthorized(`An API key with scope "${scope}" is required (X-API-Key header or apikey parameter).`);
+      throw ApiError.unauthorized(msg('auth.apiKeyRequired', { scope }));
     }
     const principal = await this.apiKeys.authenticate(key);
     if (!principal) {
-      throw ApiError.unauthorized('The API key is unknown or was revoked.');
+      throw ApiError.unauthorized('auth.apiKeyUnknown');
     }
     if (!principal.scopes.includes(scope)) {
-      throw ApiError.forbidden(`The API key lacks the "${scope}" scope.`);
+      throw ApiError.forbidden(msg('auth.apiKeyScope', { scope }));
     }
     return { kind: 'apikey', key: principal };
   }
@@ -66,11 +67,11 @@ export class AuthGuard implements CanActivate {
     }
     const token = userTokenOf(request);
     if (!token) {
-      throw ApiError.unauthorized('An operator API key or the user token of a club admin is required.');
+      throw ApiError.unauthorized('auth.operatorOrAdminRequired');
     }
     const session = await this.clubTokens.authenticate(token);
     if (session.clubgroup !== 'admin') {
-      throw ApiError.forbidden('Only club admins and operators may do this.');
+      throw ApiError.forbidden('auth.operatorOrAdminOnly');
     }
     return { kind: 'club', session };
   }

@@ -1,10 +1,8 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { Repository } from 'typeorm';
-import { BanlistSyncRun } from './banlist-sync-run.entity';
 import { BANLIST_SYNC_JOB } from './banlist-sync.job';
 import { BANLIST_SYNC_LEASE } from './banlist-sync.service';
+import { BanlistRepository } from './banlist.repository';
 import type { SyncSummary } from './banlist.view';
 import { SyncLeaseService } from './sync-lease.service';
 
@@ -18,24 +16,14 @@ export interface SyncStatus {
 @Injectable()
 export class BanlistSyncStatusService {
   constructor(
-    @InjectRepository(BanlistSyncRun) private readonly runs: Repository<BanlistSyncRun>,
+    private readonly banlist: BanlistRepository,
     private readonly leases: SyncLeaseService,
     @Optional() private readonly registry?: SchedulerRegistry,
   ) {}
 
   async status(): Promise<SyncStatus> {
-    const [last] = await this.runs.find({ order: { finishedAt: 'DESC', id: 'DESC' }, take: 1 });
     return {
-      lastRun: last
-        ? {
-            players: last.players,
-            updated: last.updated,
-            failed: last.failed,
-            removedBans: last.removedBans,
-            startedAt: last.startedAt.toISOString(),
-            finishedAt: last.finishedAt.toISOString(),
-          }
-        : null,
+      lastRun: await this.banlist.getLastRun(),
       nextRunAt: this.nextRunAt(),
       inProgress: await this.leases.isHeld(BANLIST_SYNC_LEASE),
     };

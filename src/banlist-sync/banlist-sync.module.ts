@@ -10,6 +10,7 @@ import { BanlistSyncStatusService } from './banlist-sync-status.service';
 import { banlistSyncJobProvider } from './banlist-sync.job';
 import { BanlistSyncService } from './banlist-sync.service';
 import { BanlistController } from './banlist.controller';
+import { BanlistRepository } from './banlist.repository';
 import { SyncLease } from './sync-lease.entity';
 import { SyncLeaseService } from './sync-lease.service';
 
@@ -20,7 +21,7 @@ import { SyncLeaseService } from './sync-lease.service';
 @Module({
   imports: [TypeOrmModule.forFeature([BanlistPlayer, BanlistBan, BanlistSyncRun, SyncLease])],
   controllers: [BanlistController],
-  providers: [BanlistClient, BanlistStore, SyncLeaseService, BanlistSyncService, BanlistSyncStatusService, BanlistLookupService, banlistSyncJobProvider],
+  providers: [BanlistRepository, BanlistClient, BanlistStore, SyncLeaseService, BanlistSyncService, BanlistSyncStatusService, BanlistLookupService, banlistSyncJobProvider],
   exports: [BanlistSyncService, BanlistSyncStatusService],
 })
 export class BanlistSyncModule {}

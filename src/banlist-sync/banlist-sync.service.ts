@@ -7,7 +7,8 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { MetricsService } from '../metrics/metrics.service';
 import { BanlistClient, FetchContext } from './banlist-client';
 import { BanlistStore } from './banlist-store.service';
-import { BanlistSyncRun, SyncTrigger } from './banlist-sync-run.entity';
+import type { SyncTrigger } from './banlist-sync-run.entity';
+import { BanlistRepository } from './banlist.repository';
 import type { SyncSummary } from './banlist.view';
 import { SyncLeaseService } from './sync-lease.service';
 import { runPool } from './worker-pool';
@@ -32,18 +33,19 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     private readonly store: BanlistStore,
     private readonly leases: SyncLeaseService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly banlist: BanlistRepository,
     private readonly metrics: MetricsService,
   ) {}
 
   /** Runs one sync now. 409 while another run holds the lease; 503 when no upstream is configured. */
   async run(trigger: SyncTrigger): Promise<SyncSummary> {
     if (!this.client.configured) {
-      throw ApiError.unavailable('The ban-list sync is off: BANLIST_SOURCE_URL is not set.');
+      throw ApiError.unavailable('banlist.syncOff');
     }
     const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
     if (!(await this.leases.acquire(BANLIST_SYNC_LEASE, holder, LEASE_TTL_MS))) {
       this.metrics.banlistRuns.inc({ outcome: 'skipped' });
-      throw ApiError.conflict('A ban-list sync is already in progress.');
+      throw ApiError.conflict('banlist.syncRunning');
     }
     const abort = new AbortController();
     const done = this.runHoldingLease(trigger, holder, abort.signal);
@@ -90,17 +92,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     }, LEASE_RENEW_MS);
     try {
       const summary = await this.refreshAll(signal);
-      await this.unitOfWork.transaction((manager) =>
-        manager.insert(BanlistSyncRun, {
-          triggeredBy: trigger,
-          players: summary.players,
-          updated: summary.updated,
-          failed: summary.failed,
-          removedBans: summary.removedBans,
-          startedAt: new Date(summary.startedAt),
-          finishedAt: new Date(summary.finishedAt),
-        }),
-      );
+      await this.unitOfWork.transaction((tx) => this.banlist.insertRun(tx, trigger, summary));
       this.logger.log({ msg: 'Ban-list sync finished', trigger, ...summary });
       return summary;
     } finally {

@@ -47,13 +47,13 @@ export class CaptchaService implements OnModuleInit {
       answer = (await response.json()) as SiteVerifyAnswer;
     } catch (error) {
       this.logger.warn(`CAPTCHA provider unreachable: ${error instanceof Error ? error.message : String(error)}`);
-      throw ApiError.unavailable('The CAPTCHA provider could not be reached; try again shortly.');
+      throw ApiError.unavailable('captcha.unreachable');
     }
     if (answer.success !== true) {
       throw ApiError.captchaFailed();
     }
     if (typeof answer.score === 'number' && answer.score < this.config.RECAPTCHA_MIN_SCORE) {
-      throw ApiError.captchaFailed('The CAPTCHA score is too low.');
+      throw ApiError.captchaFailed('captcha.lowScore');
     }
   }
 }

@@ -5,8 +5,8 @@ import { successBody } from '../common/http/envelope.hook';
 import { DataTopic, DataVersions } from '../database/data-versions';
 import type { CityView } from './city.view';
 
-/** A city view shows its owner's game id and chat id, so player writes matter too. */
-const TOPICS: readonly DataTopic[] = ['cities', 'players'];
+/** A city view shows its owner's game id and chat id: those changes bump `city-owners`, other player writes do not. */
+export const CITY_LIST_TOPICS: readonly DataTopic[] = ['cities', 'city-owners'];
 
 /**
  * The full `GET /cities` response, serialised once per change. Served while the data versions it
@@ -25,7 +25,7 @@ export class CitiesListCache {
   async get(load: () => Promise<CityView[]>): Promise<EncodedJson> {
     // The stamp is read before the data: a write racing with the load leaves an older stamp
     // on the entry, and the next read rebuilds.
-    const stamp = await this.versions.stamp(TOPICS);
+    const stamp = await this.versions.stamp(CITY_LIST_TOPICS);
     if (this.cached?.stamp === stamp) {
       return this.cached.response;
     }

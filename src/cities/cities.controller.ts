@@ -4,6 +4,7 @@ import { ApiExcludeEndpoint, ApiOperation, ApiResponse, ApiTags } from '@nestjs/
 import { AuthCaller, type Caller, ClubAuth, OperatorAuth, Session } from '../auth/auth.decorators';
 import type { ClubSession } from '../club/club-session';
 import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { ClientIp, Input } from '../common/http/input.decorator';
 import { UUID_PATTERN } from '../common/identifiers';
 import { ApiEnvelope, ApiErrors, ApiInput } from '../common/openapi/api-docs.decorators';
@@ -188,5 +189,5 @@ export class CitiesController {
 
 /** Fixed routes are never read as an id: a wrong method on them is a 405, as for any known path. */
 function methodNotAllowed(allow: string): ApiError {
-  return new ApiError(405, 'method_not_allowed', `Method not allowed here; use ${allow}.`, undefined, { Allow: allow });
+  return new ApiError(405, 'method_not_allowed', msg('http.useMethod', { allow }), undefined, { Allow: allow });
 }

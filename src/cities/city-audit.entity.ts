@@ -16,9 +16,10 @@ export type AuditAction =
   | 'update_forced'
   | 'deleted';
 
-const nullableJson = {
-  to: (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value)),
-  from: (value: string | null) => (value === null ? null : (JSON.parse(value) as Record<string, unknown>)),
+/** The `before_state` / `after_state` columns: a JSON object or NULL. */
+export const snapshotColumn = {
+  to: (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value)),
+  from: (value: string | null): Record<string, unknown> | null => (value === null ? null : (JSON.parse(value) as Record<string, unknown>)),
 };
 
 /** One state change of a city or one of its requests: who, what, when, before and after. */
@@ -40,10 +41,10 @@ export class CityAuditEntry {
   @Column({ type: 'varchar', length: 32 })
   action: AuditAction;
 
-  @Column({ name: 'before_state', type: 'text', nullable: true, transformer: nullableJson })
+  @Column({ name: 'before_state', type: 'text', nullable: true, transformer: snapshotColumn })
   before: Record<string, unknown> | null;
 
-  @Column({ name: 'after_state', type: 'text', nullable: true, transformer: nullableJson })
+  @Column({ name: 'after_state', type: 'text', nullable: true, transformer: snapshotColumn })
   after: Record<string, unknown> | null;
 
   @Column({ type: 'datetime', precision: 3, transformer: utcDate })

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
 import type { Caller } from '../auth/auth.decorators';
 import { DataVersions } from '../database/data-versions';
-import { AuditAction, CityAuditEntry } from './city-audit.entity';
+import type { Transaction } from '../database/unit-of-work';
+import type { AuditAction } from './city-audit.entity';
+import { CityAuditRepository } from './city-audit.repository';
 
 /** Who did something, as the audit trail spells it. */
 export type Actor = string;
@@ -30,7 +30,7 @@ export interface AuditRecord {
 @Injectable()
 export class CityAuditService {
   constructor(
-    @InjectRepository(CityAuditEntry) private readonly entries: Repository<CityAuditEntry>,
+    private readonly entries: CityAuditRepository,
     private readonly versions: DataVersions,
   ) {}
 
@@ -38,9 +38,9 @@ export class CityAuditService {
    * Records a state change inside the transaction that makes it. Every city write passes here,
    * so this is also where cached city reads learn that they are out of date.
    */
-  async record(manager: EntityManager, record: AuditRecord): Promise<void> {
-    await this.versions.bump(manager, 'cities');
-    const entry = manager.create(CityAuditEntry, {
+  async record(tx: Transaction, record: AuditRecord): Promise<void> {
+    await this.versions.bump(tx, 'cities');
+    await this.entries.insert(tx, {
       cityId: record.cityId,
       requestId: record.requestId ?? null,
       actor: record.actor,
@@ -49,10 +49,5 @@ export class CityAuditService {
       after: record.after ?? null,
       at: new Date(),
     });
-    await manager.save(entry);
-  }
-
-  history(cityId: number): Promise<CityAuditEntry[]> {
-    return this.entries.find({ where: { cityId }, order: { id: 'ASC' } });
   }
 }

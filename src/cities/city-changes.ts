@@ -1,10 +1,10 @@
 import { nameKey } from './city-name';
-import type { City } from './city.entity';
+import type { CityRecord } from './cities.repository';
 import type { RequestedChanges } from './city-request.entity';
 import { blockCount, boundingBox } from './geometry';
 
-/** Applies a region or update request's changes to the city entity (not yet saved). */
-export function applyChanges(city: City, type: 'region' | 'update', changes: RequestedChanges, now: Date): void {
+/** Applies a region or update request's changes to the city record (not yet saved). */
+export function applyChanges(city: CityRecord, type: 'region' | 'update', changes: RequestedChanges, now: Date): void {
   if (type === 'region' && changes.corners) {
     city.corners = changes.corners;
     city.blockCount = changes.count ?? blockCount(changes.corners);

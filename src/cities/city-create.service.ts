@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { CaptchaService } from '../captcha/captcha.service';
 import { ClubTokensService } from '../club/club-tokens.service';
 import { ApiError } from '../common/errors/api-error';
 import { CLUB_TOKEN_PATTERN, USER_KEY_PATTERN } from '../common/identifiers';
-import { UnitOfWork } from '../database/unit-of-work';
-import { lockCities } from './city-lock';
+import { Transaction, UnitOfWork } from '../database/unit-of-work';
+import { CitiesRepository, CityRecord, NewCity } from './cities.repository';
+import { CITIES_LOCK } from './city-lock';
 import { PendingUserKey, UserKeysService } from '../user-keys/user-keys.service';
 import { Actor, CityAuditService } from './city-audit.service';
 import type { RequestCredentials } from './city-credentials';
 import { checkCreateInput, CreateDraft } from './city-input';
-import { City } from './city.entity';
-import { CityRequest, pendingKeyOf, RequestedChanges } from './city-request.entity';
+import { pendingKeyOf, RequestedChanges } from './city-request.entity';
+import { CityRequestsRepository, NewCityRequest } from './city-requests.repository';
 import { CityRulesService, conflictFromUniqueViolation } from './city-rules.service';
 import { citySnapshot, requestSnapshot } from './city.view';
 import type { CreateCityDto } from './dto/city.dto';
@@ -40,6 +40,8 @@ export class CityCreateService {
     private readonly apiKeys: ApiKeysService,
     private readonly captcha: CaptchaService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly cities: CitiesRepository,
+    private readonly requests: CityRequestsRepository,
   ) {}
 
   /**
@@ -53,53 +55,54 @@ export class CityCreateService {
     const forcedBy = input.force === true ? await this.operator(credentials.apikey) : undefined;
     await this.captcha.verify(input.recaptcha, ip);
     try {
-      return await this.unitOfWork.transaction(async (manager) => {
-        await lockCities(this.unitOfWork, manager);
-        await this.rules.assertOwnerBelowLimit(manager, requester.playerUuid);
-        await this.rules.assertNamesFree(manager, draft);
-        await this.rules.assertRegionFree(manager, draft.region.corners, draft.region.box);
-        const now = new Date();
-        const cityId = await this.insertCity(manager, draft, requester.playerUuid, forcedBy ? 'active' : 'pending', now);
-        const request = manager.create(CityRequest, {
-          cityId,
-          type: 'create',
-          status: forcedBy ? 'approved' : 'pending',
-          pendingKey: forcedBy ? null : pendingKeyOf(cityId, 'create'),
-          changes: createChanges(draft),
-          requesterUuid: requester.playerUuid,
-          remarks: draft.remarks,
-          minX: null,
-          maxX: null,
-          minZ: null,
-          maxZ: null,
-          createdAt: now,
-          decidedAt: forcedBy ? now : null,
-          decidedBy: forcedBy ?? null,
-          rejectReason: null,
-        });
-        const requestId = (await manager.insert(CityRequest, request)).identifiers[0]?.id as number;
-        request.id = requestId;
-        const city = await manager.findOneByOrFail(City, { id: cityId });
-        await this.audit.record(manager, {
-          cityId,
-          requestId,
-          actor: forcedBy ?? requester.actor,
-          action: forcedBy ? 'create_forced' : 'create_requested',
-          after: { city: citySnapshot(city), request: requestSnapshot(request) },
-        });
-        if (requester.userKey) {
-          await this.userKeys.spend(manager, requester.userKey);
-        }
-        return { requestId, cityId, requestStatus: forcedBy ? 'approved' : 'pending' };
-      });
+      return await this.unitOfWork.transaction(
+        async (tx) => {
+          await this.rules.assertOwnerBelowLimit(tx, requester.playerUuid);
+          await this.rules.assertNamesFree(tx, draft);
+          await this.rules.assertRegionFree(tx, draft.region.corners, draft.region.box);
+          const now = new Date();
+          const city = await this.insertCity(tx, draft, requester.playerUuid, forcedBy ? 'active' : 'pending', now);
+          const cityId = city.id;
+          const request: NewCityRequest = {
+            cityId,
+            type: 'create',
+            status: forcedBy ? 'approved' : 'pending',
+            pendingKey: forcedBy ? null : pendingKeyOf(cityId, 'create'),
+            changes: createChanges(draft),
+            requesterUuid: requester.playerUuid,
+            remarks: draft.remarks,
+            minX: null,
+            maxX: null,
+            minZ: null,
+            maxZ: null,
+            createdAt: now,
+            decidedAt: forcedBy ? now : null,
+            decidedBy: forcedBy ?? null,
+            rejectReason: null,
+          };
+          const requestId = await this.requests.insert(tx, request);
+          await this.audit.record(tx, {
+            cityId,
+            requestId,
+            actor: forcedBy ?? requester.actor,
+            action: forcedBy ? 'create_forced' : 'create_requested',
+            after: { city: citySnapshot(city), request: requestSnapshot({ ...request, id: requestId }) },
+          });
+          if (requester.userKey) {
+            await this.userKeys.spend(tx, requester.userKey);
+          }
+          return { requestId, cityId, requestStatus: forcedBy ? 'approved' : 'pending' } as const;
+        },
+        { lock: CITIES_LOCK },
+      );
     } catch (error) {
       throw conflictFromUniqueViolation(error);
     }
   }
 
-  private async insertCity(manager: EntityManager, draft: CreateDraft, ownerUuid: string, state: 'pending' | 'active', now: Date): Promise<number> {
+  private async insertCity(tx: Transaction, draft: CreateDraft, ownerUuid: string, state: 'pending' | 'active', now: Date): Promise<CityRecord> {
     const { region } = draft;
-    const inserted = await manager.insert(City, {
+    const city: NewCity = {
       state,
       ownerUuid,
       name: draft.name.value,
@@ -115,14 +118,14 @@ export class CityCreateService {
       ...region.box,
       createdAt: now,
       updatedAt: now,
-    });
-    return inserted.identifiers[0]?.id as number;
+    };
+    return { ...city, id: await this.cities.insert(tx, city) };
   }
 
   /** `usertoken` is a user key (10 letters) or a club token (32 alphanumerics), told apart by format. */
   private async requester(usertoken: string | undefined): Promise<Requester> {
     if (!usertoken) {
-      throw ApiError.unauthorized('A user key (usertoken) is required; get one with /getuserkey in game.');
+      throw ApiError.unauthorized('cities.create.userKeyRequired');
     }
     if (USER_KEY_PATTERN.test(usertoken)) {
       const userKey = await this.userKeys.peek(usertoken);
@@ -132,20 +135,20 @@ export class CityCreateService {
       const session = await this.clubTokens.authenticate(usertoken);
       return { playerUuid: session.playerUuid, actor: `club:${session.playerUuid}` };
     }
-    throw ApiError.unauthorized('The usertoken is neither a user key nor a club user token.');
+    throw ApiError.unauthorized('cities.create.badToken');
   }
 
   /** force=true needs an operator key: none or unknown → 401, without the scope → 403. */
   private async operator(apikey: string | undefined): Promise<Actor> {
     if (!apikey) {
-      throw ApiError.unauthorized('force=true needs an operator API key (X-API-Key header or apikey parameter).');
+      throw ApiError.unauthorized('cities.create.forceNeedsKey');
     }
     const principal = await this.apiKeys.authenticate(apikey);
     if (!principal) {
-      throw ApiError.unauthorized('The API key is unknown or was revoked.');
+      throw ApiError.unauthorized('auth.apiKeyUnknown');
     }
     if (!principal.scopes.includes('operator')) {
-      throw ApiError.forbidden('The API key lacks the "operator" scope needed for force=true.');
+      throw ApiError.forbidden('cities.create.forceScope');
     }
     return `apikey:${principal.name}`;
   }

@@ -1,22 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { CaptchaService } from '../captcha/captcha.service';
 import type { ClubSession } from '../club/club-session';
+import { msg } from '../common/errors/messages';
 import { ApiError } from '../common/errors/api-error';
-import { UnitOfWork } from '../database/unit-of-work';
-import { lockCities } from './city-lock';
+import { Transaction, UnitOfWork } from '../database/unit-of-work';
+import { CitiesRepository, CityRecord } from './cities.repository';
 import { CityAuditService } from './city-audit.service';
 import { applyChanges } from './city-changes';
 import { checkEditInput, editChanges } from './city-input';
-import { City } from './city.entity';
-import { CityRequest, pendingKeyOf, RequestedChanges } from './city-request.entity';
+import { CITIES_LOCK } from './city-lock';
+import { pendingKeyOf, RequestedChanges } from './city-request.entity';
+import { CityRequestRecord, CityRequestsRepository, NewCityRequest } from './city-requests.repository';
 import { CityRulesService, conflictFromUniqueViolation } from './city-rules.service';
 import { citySnapshot, CityView, requestSnapshot } from './city.view';
 import type { EditCityDto } from './dto/city.dto';
-import { CitiesQueryService } from './cities-query.service';
 import { boundingBox } from './geometry';
 
 export type EditResult = { requestId: number; requestStatus: 'pending' } | { requestStatus: 'applied'; data: CityView };
+
+type EditType = 'region' | 'update';
 
 /**
  * Update City: the city's administrator files a request (`region` for corners, else `update`);
@@ -27,57 +29,54 @@ export class CityEditService {
   constructor(
     private readonly rules: CityRulesService,
     private readonly audit: CityAuditService,
-    private readonly queries: CitiesQueryService,
     private readonly captcha: CaptchaService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly cities: CitiesRepository,
+    private readonly requests: CityRequestsRepository,
   ) {}
 
   async edit(session: ClubSession, input: EditCityDto, ip: string): Promise<EditResult> {
     const draft = checkEditInput(input, this.rules.limits);
     const cityId = Number(input.cityId);
-    const city = await this.queries.findRegistered(cityId);
-    const isAdministrator = city.ownerUuid === session.playerUuid;
+    const isAdministrator = (await this.registeredView(cityId)).owner.uuid === session.playerUuid;
     if (!isAdministrator && session.clubgroup !== 'admin') {
-      throw ApiError.forbidden('Only the city administrator or a club admin may update this city.');
+      throw ApiError.forbidden('cities.editForbidden');
     }
     await this.captcha.verify(input.recaptcha, ip);
     const changes = editChanges(draft);
     const actor = `club:${session.playerUuid}`;
     try {
       if (isAdministrator) {
-        const requestId = await this.locked((manager) => this.fileRequest(manager, cityId, draft.type, changes, session.playerUuid, actor));
+        const requestId = await this.unitOfWork.transaction((tx) => this.fileRequest(tx, cityId, draft.type, changes, session.playerUuid, actor), { lock: CITIES_LOCK });
         return { requestId, requestStatus: 'pending' };
       }
-      await this.locked((manager) => this.applyNow(manager, cityId, draft.type, changes, session.playerUuid, actor));
+      await this.unitOfWork.transaction((tx) => this.applyNow(tx, cityId, draft.type, changes, session.playerUuid, actor), { lock: CITIES_LOCK });
     } catch (error) {
       throw conflictFromUniqueViolation(error);
     }
-    return { requestStatus: 'applied', data: await this.queries.findRegisteredView(cityId) };
+    return { requestStatus: 'applied', data: await this.registeredView(cityId) };
   }
 
-  private async fileRequest(manager: EntityManager, cityId: number, type: 'region' | 'update', changes: RequestedChanges, requesterUuid: string, actor: string): Promise<number> {
-    await this.reloadRegistered(manager, cityId);
-    if (await manager.existsBy(CityRequest, { cityId, type, status: 'pending' })) {
-      throw ApiError.conflict(`City ${cityId} already has a pending ${type} request.`);
+  private async fileRequest(tx: Transaction, cityId: number, type: EditType, changes: RequestedChanges, requesterUuid: string, actor: string): Promise<number> {
+    await this.reloadRegistered(tx, cityId);
+    if (await this.requests.getPending(tx, cityId, type)) {
+      throw ApiError.conflict(msg('cities.pendingExists', { id: cityId, type }));
     }
-    await this.rules.assertChangesAllowed(manager, cityId, type, changes);
-    const request = this.newRequest(cityId, type, changes, requesterUuid, 'pending', null);
-    request.id = (await manager.insert(CityRequest, request)).identifiers[0]?.id as number;
-    await this.audit.record(manager, { cityId, requestId: request.id, actor, action: `${type}_requested`, after: { request: requestSnapshot(request) } });
+    await this.rules.assertChangesAllowed(tx, cityId, type, changes);
+    const request = await this.insertRequest(tx, newRequest(cityId, type, changes, requesterUuid, 'pending', null));
+    await this.audit.record(tx, { cityId, requestId: request.id, actor, action: `${type}_requested`, after: { request: requestSnapshot(request) } });
     return request.id;
   }
 
-  private async applyNow(manager: EntityManager, cityId: number, type: 'region' | 'update', changes: RequestedChanges, requesterUuid: string, actor: string): Promise<void> {
-    const city = await this.reloadRegistered(manager, cityId);
-    await this.rules.assertChangesAllowed(manager, cityId, type, changes);
+  private async applyNow(tx: Transaction, cityId: number, type: EditType, changes: RequestedChanges, requesterUuid: string, actor: string): Promise<void> {
+    const city = await this.reloadRegistered(tx, cityId);
+    await this.rules.assertChangesAllowed(tx, cityId, type, changes);
     const before = citySnapshot(city);
-    const now = new Date();
-    applyChanges(city, type, changes, now);
-    await manager.save(City, city);
+    applyChanges(city, type, changes, new Date());
+    await this.cities.save(tx, city);
     // The forced change is kept as an approved request too, so the request list shows every change.
-    const request = this.newRequest(cityId, type, changes, requesterUuid, 'approved', actor);
-    request.id = (await manager.insert(CityRequest, request)).identifiers[0]?.id as number;
-    await this.audit.record(manager, {
+    const request = await this.insertRequest(tx, newRequest(cityId, type, changes, requesterUuid, 'approved', actor));
+    await this.audit.record(tx, {
       cityId,
       requestId: request.id,
       actor,
@@ -87,38 +86,44 @@ export class CityEditService {
     });
   }
 
-  private newRequest(cityId: number, type: 'region' | 'update', changes: RequestedChanges, requesterUuid: string, status: 'pending' | 'approved', decidedBy: string | null): CityRequest {
-    const now = new Date();
-    const box = type === 'region' && changes.corners ? boundingBox(changes.corners) : { minX: null, maxX: null, minZ: null, maxZ: null };
-    return Object.assign(new CityRequest(), {
-      cityId,
-      type,
-      status,
-      pendingKey: status === 'pending' ? pendingKeyOf(cityId, type) : null,
-      changes,
-      requesterUuid,
-      remarks: changes.remarks ?? null,
-      ...box,
-      createdAt: now,
-      decidedAt: status === 'approved' ? now : null,
-      decidedBy,
-      rejectReason: null,
-    });
+  private async insertRequest(tx: Transaction, request: NewCityRequest): Promise<CityRequestRecord> {
+    return { ...request, id: await this.requests.insert(tx, request) };
   }
 
-  /** The city again, inside the lock: it may have been deleted since the first read. */
-  private async reloadRegistered(manager: EntityManager, cityId: number): Promise<City> {
-    const city = await manager.findOneBy(City, { id: cityId, state: 'active' });
+  /** The registered city as the public reads show it (committed data), or 404. */
+  private async registeredView(cityId: number): Promise<CityView> {
+    const city = await this.cities.getById(cityId);
     if (!city) {
-      throw ApiError.notFound(`There is no registered city ${cityId}.`);
+      throw ApiError.notFound(msg('cities.notFound', { id: cityId }));
     }
     return city;
   }
 
-  private locked<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.unitOfWork.transaction(async (manager) => {
-      await lockCities(this.unitOfWork, manager);
-      return work(manager);
-    });
+  /** The city again, inside the lock: it may have been deleted since the first read. */
+  private async reloadRegistered(tx: Transaction, cityId: number): Promise<CityRecord> {
+    const city = await this.cities.getRegisteredRecord(tx, cityId);
+    if (!city) {
+      throw ApiError.notFound(msg('cities.notFound', { id: cityId }));
+    }
+    return city;
   }
+}
+
+function newRequest(cityId: number, type: EditType, changes: RequestedChanges, requesterUuid: string, status: 'pending' | 'approved', decidedBy: string | null): NewCityRequest {
+  const now = new Date();
+  const box = type === 'region' && changes.corners ? boundingBox(changes.corners) : { minX: null, maxX: null, minZ: null, maxZ: null };
+  return {
+    cityId,
+    type,
+    status,
+    pendingKey: status === 'pending' ? pendingKeyOf(cityId, type) : null,
+    changes,
+    requesterUuid,
+    remarks: changes.remarks ?? null,
+    ...box,
+    createdAt: now,
+    decidedAt: status === 'approved' ? now : null,
+    decidedBy,
+    rejectReason: null,
+  };
 }

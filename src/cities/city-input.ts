@@ -1,4 +1,5 @@
-import { ApiError } from '../common/errors/api-error';
+import { ApiError, detail } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { checkCityName, checkCityNameKana } from './city-name';
 import type { RequestedChanges } from './city-request.entity';
 import { blockCount, boundingBox, BoundingBox, parseCorners, Point } from './geometry';
@@ -57,10 +58,10 @@ function kana(raw: string): NameDraft {
 /** corners + count (+ reason): a valid polygon whose block count matches and respects the limits. */
 export function checkRegion(input: { corners?: unknown[]; count?: number; reason?: string }, limits: BlockLimits): RegionDraft {
   if (input.corners === undefined) {
-    throw ApiError.invalidField('corners', 'corners is required with count');
+    throw ApiError.invalidField('corners', 'cities.corners.requiredWithCount');
   }
   if (input.count === undefined) {
-    throw ApiError.invalidField('count', 'count is required with corners');
+    throw ApiError.invalidField('count', 'cities.count.requiredWithCorners');
   }
   const parsed = parseCorners(input.corners);
   if (!parsed.ok) {
@@ -68,14 +69,14 @@ export function checkRegion(input: { corners?: unknown[]; count?: number; reason
   }
   const computed = blockCount(parsed.corners);
   if (input.count !== computed) {
-    throw ApiError.invalidField('count', `count must equal the blocks the corners cover: ${computed}`);
+    throw ApiError.invalidField('count', msg('cities.count.mismatch', { computed }));
   }
   if (computed > limits.max) {
-    throw ApiError.invalidField('count', `A city may cover at most ${limits.max} blocks; these corners cover ${computed}`);
+    throw ApiError.invalidField('count', msg('cities.count.overMax', { max: limits.max, computed }));
   }
   const reason = emptyToNull(input.reason);
   if (computed > limits.limit && reason === null) {
-    throw ApiError.invalidField('reason', `reason is required for more than ${limits.limit} blocks`);
+    throw ApiError.invalidField('reason', msg('cities.reason.required', { limit: limits.limit }));
   }
   return { corners: parsed.corners, count: computed, reason, box: boundingBox(parsed.corners) };
 }
@@ -98,19 +99,17 @@ export function checkEditInput(input: EditCityDto, limits: BlockLimits): EditDra
   const remarks = emptyToNull(input.remarks);
   if (input.corners !== undefined) {
     if (infoFields.length > 0) {
-      throw ApiError.invalidField('corners', `corners must be sent alone, not with ${infoFields.join(', ')}`);
+      throw ApiError.invalidField('corners', msg('cities.corners.alone', { fields: infoFields }));
     }
     return { type: 'region', region: checkRegion(input, limits), remarks };
   }
   for (const field of ['count', 'reason'] as const) {
     if (input[field] !== undefined) {
-      throw ApiError.invalidField(field, `${field} comes only with corners`);
+      throw ApiError.invalidField(field, msg('cities.edit.onlyWithCorners', { field }));
     }
   }
   if (infoFields.length === 0) {
-    throw ApiError.badRequest('Give at least one change: cityName, cityNameKana, summary, origin or corners.', [
-      { field: 'cityName', message: 'at least one of cityName, cityNameKana, summary, origin, corners is required' },
-    ]);
+    throw ApiError.badRequest('cities.edit.nothing', [detail('cityName', 'cities.edit.nothing.detail')]);
   }
   return {
     type: 'update',

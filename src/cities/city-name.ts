@@ -1,10 +1,12 @@
 /** City names and their kana readings: validation and comparison keys. Pure functions, no framework imports. */
 
+import { type LocalizedText, msg } from '../common/errors/messages';
+
 export const NAME_MAX_LENGTH = 64;
 /** Key columns are varchar(255); NFKC can expand a few characters (e.g. "㍻" → "平成"), so keys get room to grow. */
 export const NAME_KEY_MAX_LENGTH = 255;
 
-export type NameResult = { ok: true; value: string; key: string } | { ok: false; reason: string };
+export type NameResult = { ok: true; value: string; key: string } | { ok: false; reason: LocalizedText };
 
 const CONTROL = /[\p{Cc}\p{Cf}]/u;
 // Hiragana (with iteration marks and combining sound marks), katakana, ー, ・ and spaces.
@@ -20,13 +22,13 @@ export function nameKey(value: string): string {
   return folded.trim().replace(/\s+/gu, ' ');
 }
 
-function common(field: string, raw: string): { ok: false; reason: string } | { ok: true; value: string } {
+function common(field: string, raw: string): { ok: false; reason: LocalizedText } | { ok: true; value: string } {
   const value = raw.trim();
   if (value.length < 1 || value.length > NAME_MAX_LENGTH) {
-    return { ok: false, reason: `${field} must be 1 to ${NAME_MAX_LENGTH} characters after trimming` };
+    return { ok: false, reason: msg('cities.name.length', { field, max: NAME_MAX_LENGTH }) };
   }
   if (CONTROL.test(value)) {
-    return { ok: false, reason: `${field} must not contain control or format characters` };
+    return { ok: false, reason: msg('cities.name.control', { field }) };
   }
   return { ok: true, value };
 }
@@ -39,7 +41,7 @@ export function checkCityName(raw: string): NameResult {
   }
   const key = nameKey(checked.value);
   if (key.length < 1 || key.length > NAME_KEY_MAX_LENGTH) {
-    return { ok: false, reason: 'cityName is too long after normalisation' };
+    return { ok: false, reason: msg('cities.name.tooLongNormalised', { field: 'cityName' }) };
   }
   return { ok: true, value: checked.value, key };
 }
@@ -52,11 +54,11 @@ export function checkCityNameKana(raw: string): NameResult {
   }
   const normalised = checked.value.normalize('NFKC');
   if (!KANA.test(normalised)) {
-    return { ok: false, reason: 'cityNameKana must contain only hiragana, katakana, ー, ・ and spaces' };
+    return { ok: false, reason: msg('cities.kana.characters') };
   }
   const key = nameKey(checked.value);
   if (key.length < 1 || key.length > NAME_KEY_MAX_LENGTH) {
-    return { ok: false, reason: 'cityNameKana is too long after normalisation' };
+    return { ok: false, reason: msg('cities.name.tooLongNormalised', { field: 'cityNameKana' }) };
   }
   return { ok: true, value: checked.value, key };
 }

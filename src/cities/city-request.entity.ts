@@ -21,9 +21,10 @@ export interface RequestedChanges {
   remarks?: string;
 }
 
-const json = {
-  to: (value: RequestedChanges) => JSON.stringify(value),
-  from: (value: string) => JSON.parse(value) as RequestedChanges,
+/** The `changes` column: the requested fields as JSON text. */
+export const changesColumn = {
+  to: (value: RequestedChanges): string => JSON.stringify(value),
+  from: (value: string): RequestedChanges => JSON.parse(value) as RequestedChanges,
 };
 
 @Entity('city_requests')
@@ -44,7 +45,7 @@ export class CityRequest {
   @Column({ name: 'pending_key', type: 'varchar', length: 32, nullable: true })
   pendingKey: string | null;
 
-  @Column({ type: 'text', transformer: json })
+  @Column({ type: 'text', transformer: changesColumn })
   changes: RequestedChanges;
 
   @Column({ name: 'requester_uuid', type: 'varchar', length: 36 })

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import { ApiError } from '../common/errors/api-error';
+import { ApiError, detail } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/database-errors';
-import { City } from './city.entity';
+import type { Transaction } from '../database/unit-of-work';
+import { CitiesRepository } from './cities.repository';
 import { nameKey } from './city-name';
-import { CityRequest, RequestedChanges } from './city-request.entity';
+import type { RequestedChanges } from './city-request.entity';
+import { CityRequestsRepository } from './city-requests.repository';
 import type { BlockLimits, NameDraft } from './city-input';
 import { boundingBox, BoundingBox, Point, regionsOverlap } from './geometry';
 
@@ -21,27 +23,24 @@ export interface RegionExclusions {
  */
 @Injectable()
 export class CityRulesService {
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly cities: CitiesRepository,
+    private readonly requests: CityRequestsRepository,
+  ) {}
 
   get limits(): BlockLimits {
     return { limit: this.config.CITY_BLOCK_LIMIT, max: this.config.CITY_BLOCK_MAX };
   }
 
   /** cityName / cityNameKana taken by a registered city or a pending create (their keys are set exactly then). */
-  async assertNamesFree(manager: EntityManager, names: { name?: NameDraft; kana?: NameDraft }, exceptCityId?: number): Promise<void> {
+  async assertNamesFree(tx: Transaction, names: { name?: NameDraft; kana?: NameDraft }, exceptCityId?: number): Promise<void> {
     const checks = [
       { field: 'cityName', column: 'name_key', draft: names.name },
       { field: 'cityNameKana', column: 'kana_key', draft: names.kana },
     ] as const;
     for (const { field, column, draft } of checks) {
-      if (!draft) {
-        continue;
-      }
-      const query = manager.createQueryBuilder(City, 'city').where(`city.${column} = :key`, { key: draft.key });
-      if (exceptCityId !== undefined) {
-        query.andWhere('city.id <> :exceptCityId', { exceptCityId });
-      }
-      if (await query.getExists()) {
+      if (draft && (await this.cities.isNameTaken(tx, column, draft.key, exceptCityId))) {
         throw nameTaken(field);
       }
     }
@@ -51,71 +50,42 @@ export class CityRulesService {
    * The region must not share a block with a registered city, a pending create or a pending region
    * request. SQL narrows the candidates by bounding box (indexed); the exact polygon test decides.
    */
-  async assertRegionFree(manager: EntityManager, corners: Point[], box: BoundingBox, except: RegionExclusions = {}): Promise<void> {
-    const overlapsBox = 'x.min_x <= :maxX AND x.max_x >= :minX AND x.min_z <= :maxZ AND x.max_z >= :minZ';
-    const cities = manager
-      .createQueryBuilder(City, 'x')
-      .select(['x.id', 'x.corners'])
-      .where("x.state IN ('pending', 'active')")
-      .andWhere(overlapsBox, box);
-    if (except.cityId !== undefined) {
-      cities.andWhere('x.id <> :cityId', { cityId: except.cityId });
-    }
-    for (const city of await cities.getMany()) {
-      if (regionsOverlap(corners, city.corners)) {
-        throw regionTaken();
-      }
-    }
-    const requests = manager
-      .createQueryBuilder(CityRequest, 'x')
-      .select(['x.id', 'x.changes'])
-      .where("x.type = 'region' AND x.status = 'pending'")
-      .andWhere(overlapsBox, box);
-    if (except.cityId !== undefined) {
-      requests.andWhere('x.city_id <> :cityId', { cityId: except.cityId });
-    }
-    if (except.requestId !== undefined) {
-      requests.andWhere('x.id <> :requestId', { requestId: except.requestId });
-    }
-    for (const request of await requests.getMany()) {
-      if (request.changes.corners && regionsOverlap(corners, request.changes.corners)) {
-        throw regionTaken();
-      }
+  async assertRegionFree(tx: Transaction, corners: Point[], box: BoundingBox, except: RegionExclusions = {}): Promise<void> {
+    const claimed = [...(await this.cities.getClaimedRegionsInBox(tx, box, except.cityId)), ...(await this.requests.getPendingRegionsInBox(tx, box, except))];
+    if (claimed.some((region) => regionsOverlap(corners, region))) {
+      throw regionTaken();
     }
   }
 
   /** Name and region rules for a region or update change of an existing city (its own region and name never conflict with it). */
-  async assertChangesAllowed(manager: EntityManager, cityId: number, type: 'region' | 'update', changes: RequestedChanges, requestId?: number): Promise<void> {
+  async assertChangesAllowed(tx: Transaction, cityId: number, type: 'region' | 'update', changes: RequestedChanges, requestId?: number): Promise<void> {
     if (type === 'region' && changes.corners) {
-      await this.assertRegionFree(manager, changes.corners, boundingBox(changes.corners), { cityId, requestId });
+      await this.assertRegionFree(tx, changes.corners, boundingBox(changes.corners), { cityId, requestId });
     }
     if (type === 'update') {
       const name = changes.cityName !== undefined ? { value: changes.cityName, key: nameKey(changes.cityName) } : undefined;
       const kana = changes.cityNameKana !== undefined ? { value: changes.cityNameKana, key: nameKey(changes.cityNameKana) } : undefined;
-      await this.assertNamesFree(manager, { name, kana }, cityId);
+      await this.assertNamesFree(tx, { name, kana }, cityId);
     }
   }
 
   /** CITY_MAX_PER_OWNER counts registered cities and pending creates. */
-  async assertOwnerBelowLimit(manager: EntityManager, ownerUuid: string): Promise<void> {
-    const owned = await manager
-      .createQueryBuilder(City, 'city')
-      .where("city.owner_uuid = :ownerUuid AND city.state IN ('pending', 'active')", { ownerUuid })
-      .getCount();
+  async assertOwnerBelowLimit(tx: Transaction, ownerUuid: string): Promise<void> {
+    const owned = await this.cities.countClaimedByOwner(tx, ownerUuid);
     if (owned >= this.config.CITY_MAX_PER_OWNER) {
-      throw ApiError.conflict(`The requester already administers ${this.config.CITY_MAX_PER_OWNER} cities (pending requests included).`);
+      throw ApiError.conflict(msg('cities.ownerLimit', { max: this.config.CITY_MAX_PER_OWNER }));
     }
   }
 }
 
 function nameTaken(field: 'cityName' | 'cityNameKana'): ApiError {
-  const message = `${field} is already used by another city or a pending request`;
-  return ApiError.conflict(`The ${field === 'cityName' ? 'city name' : 'kana reading'} is already taken.`, [{ field, message }]);
+  return field === 'cityName'
+    ? ApiError.conflict('cities.nameTaken', [detail(field, 'cities.nameTaken.detail')])
+    : ApiError.conflict('cities.kanaTaken', [detail(field, 'cities.kanaTaken.detail')]);
 }
 
 function regionTaken(): ApiError {
-  const message = 'corners overlap a registered city or a pending request';
-  return ApiError.conflict('The region overlaps another city.', [{ field: 'corners', message }]);
+  return ApiError.conflict('cities.regionTaken', [detail('corners', 'cities.regionTaken.detail')]);
 }
 
 /**
@@ -131,7 +101,7 @@ export function conflictFromUniqueViolation(error: unknown): unknown {
     return nameTaken('cityNameKana');
   }
   if (/pending_key/i.test(text)) {
-    return ApiError.conflict('The city already has a pending request of this type.');
+    return ApiError.conflict('cities.pendingOfTypeExists');
   }
   return nameTaken('cityName');
 }

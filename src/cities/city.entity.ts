@@ -7,9 +7,10 @@ import type { Point } from './geometry';
 export const CITY_STATES = ['pending', 'active', 'rejected', 'deleted'] as const;
 export type CityState = (typeof CITY_STATES)[number];
 
-const cornersJson = {
-  to: (corners: Point[]) => JSON.stringify(corners.map((corner) => [corner.x, corner.z])),
-  from: (value: string) => (JSON.parse(value) as Array<[number, number]>).map(([x, z]) => ({ x, z })),
+/** The `corners` column: `[[x, z], …]` as JSON text. The one place that encodes and decodes it. */
+export const cornersColumn = {
+  to: (corners: Point[]): string => JSON.stringify(corners.map((corner) => [corner.x, corner.z])),
+  from: (value: string): Point[] => (JSON.parse(value) as Array<[number, number]>).map(([x, z]) => ({ x, z })),
 };
 
 /** A city; the row exists from the create request on and is visible once approved (`active`). */
@@ -53,7 +54,7 @@ export class City {
   @Column({ type: 'text', nullable: true })
   remarks: string | null;
 
-  @Column({ type: 'text', transformer: cornersJson })
+  @Column({ type: 'text', transformer: cornersColumn })
   corners: Point[];
 
   @Column({ name: 'block_count', type: 'integer' })

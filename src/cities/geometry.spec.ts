@@ -144,7 +144,7 @@ describe('parseCorners', () => {
 
   it('names the reason for a diagonal edge', () => {
     const result = parseCorners(numbered(pts([0, 0], [0, 5], [5, 6], [5, 0])));
-    expect(result).toEqual({ ok: false, reason: expect.stringContaining('exactly one of x and z') });
+    expect(result).toEqual({ ok: false, reason: expect.objectContaining({ en: expect.stringContaining('exactly one of x and z'), ja: expect.stringContaining('斜め') }) });
   });
 });
 
@@ -171,7 +171,7 @@ describe('checkShape', () => {
     ['an edge running along an earlier edge', pts([0, 0], [0, 10], [10, 10], [10, 5], [0, 5], [0, 2], [5, 2], [5, 0])],
     ['an edge crossing the first edge', pts([0, 0], [0, 10], [10, 10], [10, 5], [-3, 5], [-3, 0])],
   ])('rejects %s', (_label, corners) => {
-    expect(checkShape(corners)).toEqual(expect.any(String));
+    expect(checkShape(corners)).toEqual(expect.objectContaining({ en: expect.any(String), ja: expect.any(String) }));
   });
 
   it('accepts every generated histogram polygon', () => {
@@ -188,7 +188,7 @@ describe('checkShape', () => {
       fc.property(histogramPolygon, fc.nat(), (corners, which) => {
         const index = which % corners.length;
         const broken = corners.map((corner, i) => (i === index ? { x: corner.x + 1, z: corner.z + 1 } : corner));
-        expect(checkShape(broken)).toEqual(expect.any(String));
+        expect(checkShape(broken)).toEqual(expect.objectContaining({ en: expect.any(String), ja: expect.any(String) }));
       }),
       { numRuns: 300 },
     );

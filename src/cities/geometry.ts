@@ -5,6 +5,8 @@
  * "the block's integer point lies in the closed polygon".
  */
 
+import { type LocalizedText, msg } from '../common/errors/messages';
+
 export interface Point {
   x: number;
   z: number;
@@ -17,7 +19,7 @@ export interface BoundingBox {
   maxZ: number;
 }
 
-export type CornersResult = { ok: true; corners: Point[] } | { ok: false; reason: string };
+export type CornersResult = { ok: true; corners: Point[] } | { ok: false; reason: LocalizedText };
 
 /** The world is far smaller than this; the cap keeps every area and perimeter an exact double. */
 export const MAX_COORDINATE = 30_000_000;
@@ -45,30 +47,30 @@ function integerOf(value: unknown): number | undefined {
  */
 export function parseCorners(raw: unknown): CornersResult {
   if (!Array.isArray(raw)) {
-    return { ok: false, reason: 'corners must be an array of {id, x, z} objects' };
+    return { ok: false, reason: msg('cities.corners.notList') };
   }
   if (raw.length < 4) {
-    return { ok: false, reason: 'corners needs at least 4 corners' };
+    return { ok: false, reason: msg('cities.corners.tooFew') };
   }
   if (raw.length > MAX_CORNERS) {
-    return { ok: false, reason: `corners may have at most ${MAX_CORNERS} corners` };
+    return { ok: false, reason: msg('cities.corners.tooMany', { max: MAX_CORNERS }) };
   }
   const corners: Point[] = [];
   for (const [index, entry] of raw.entries()) {
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-      return { ok: false, reason: `corner ${index + 1} must be an object {id, x, z}` };
+      return { ok: false, reason: msg('cities.corners.notObject', { corner: index + 1 }) };
     }
     const { id, x, z } = entry as Record<string, unknown>;
     if (integerOf(id) !== index + 1) {
-      return { ok: false, reason: `corner ids must be 1..n in order; corner ${index + 1} has id ${JSON.stringify(id)}` };
+      return { ok: false, reason: msg('cities.corners.idOrder', { corner: index + 1, id: String(JSON.stringify(id)) }) };
     }
     const px = integerOf(x);
     const pz = integerOf(z);
     if (px === undefined || pz === undefined) {
-      return { ok: false, reason: `corner ${index + 1} must have integer x and z (numbers or integer strings)` };
+      return { ok: false, reason: msg('cities.corners.integer', { corner: index + 1 }) };
     }
     if (Math.abs(px) > MAX_COORDINATE || Math.abs(pz) > MAX_COORDINATE) {
-      return { ok: false, reason: `corner ${index + 1} is outside ±${MAX_COORDINATE}` };
+      return { ok: false, reason: msg('cities.corners.outside', { corner: index + 1, max: MAX_COORDINATE }) };
     }
     corners.push({ x: px, z: pz });
   }
@@ -77,13 +79,13 @@ export function parseCorners(raw: unknown): CornersResult {
 }
 
 /** Why the corners are not a simple rectilinear polygon, or undefined when they are. */
-export function checkShape(corners: Point[]): string | undefined {
+export function checkShape(corners: Point[]): LocalizedText | undefined {
   const n = corners.length;
   if (n < 4) {
-    return 'corners needs at least 4 corners';
+    return msg('cities.corners.tooFew');
   }
   if (n % 2 !== 0) {
-    return 'a rectilinear polygon has an even number of corners';
+    return msg('cities.corners.odd');
   }
   let previousAxis: 'x' | 'z' | undefined;
   for (let i = 0; i < n; i += 1) {
@@ -91,15 +93,15 @@ export function checkShape(corners: Point[]): string | undefined {
     const b = corners[(i + 1) % n];
     const axis = edgeAxis(a, b);
     if (!axis) {
-      return `corners ${i + 1} and ${((i + 1) % n) + 1} must differ in exactly one of x and z`;
+      return msg('cities.corners.diagonal', { a: i + 1, b: ((i + 1) % n) + 1 });
     }
     if (axis === previousAxis) {
-      return `edges must alternate between x and z; the edge from corner ${i + 1} continues in the same direction`;
+      return msg('cities.corners.straight', { corner: i + 1 });
     }
     previousAxis = axis;
   }
   if (edgeAxis(corners[n - 1], corners[0]) === edgeAxis(corners[0], corners[1])) {
-    return 'edges must alternate between x and z; the closing edge continues in the same direction as the first';
+    return msg('cities.corners.closingStraight');
   }
   for (let i = 0; i < n; i += 1) {
     for (let j = i + 2; j < n; j += 1) {
@@ -107,7 +109,7 @@ export function checkShape(corners: Point[]): string | undefined {
         continue; // neighbours through the closing edge
       }
       if (segmentsTouch(corners[i], corners[(i + 1) % n], corners[j], corners[(j + 1) % n])) {
-        return `the edges from corners ${i + 1} and ${j + 1} cross or touch; the polygon must be simple`;
+        return msg('cities.corners.crossing', { a: i + 1, b: j + 1 });
       }
     }
   }

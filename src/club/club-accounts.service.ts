@@ -1,6 +1,4 @@
 import { Injectable, Optional } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { CaptchaService } from '../captcha/captcha.service';
 import { ApiError } from '../common/errors/api-error';
 import { UUID_PATTERN } from '../common/identifiers';
@@ -9,19 +7,20 @@ import { UnitOfWork } from '../database/unit-of-work';
 import { PlayersService } from '../players/players.service';
 import { BruteForceLimiter } from '../security/brute-force.limiter';
 import { UserKeysService } from '../user-keys/user-keys.service';
-import { ClubAccount, ClubGroup } from './club-account.entity';
+import type { ClubGroup } from './club-account.entity';
+import { ClubAccountsRepository } from './club-accounts.repository';
 import type { ClubSession } from './club-session';
 import { ClubTokensService, IssuedToken } from './club-tokens.service';
 import { NicknameDto, RegisterDto, SignInDto } from './dto/club.dto';
 import { cleanNickname } from './nickname';
 import { PasswordsService } from './passwords.service';
 
-const WRONG_CREDENTIALS = 'The username or password is wrong.';
+const WRONG_CREDENTIALS = 'club.wrongCredentials';
 
 @Injectable()
 export class ClubAccountsService {
   constructor(
-    @InjectRepository(ClubAccount) private readonly accounts: Repository<ClubAccount>,
+    private readonly accounts: ClubAccountsRepository,
     private readonly tokens: ClubTokensService,
     private readonly userKeys: UserKeysService,
     private readonly players: PlayersService,
@@ -40,29 +39,22 @@ export class ClubAccountsService {
   private async registerUnlimited(input: RegisterDto, ip: string): Promise<IssuedToken> {
     const key = await this.userKeys.peek(input.userkey ?? input.verificationCode ?? '');
     if (input.username && !(await this.isSamePlayer(input.username, key.playerUuid))) {
-      throw ApiError.invalidField('username', "username does not name the user key's player");
+      throw ApiError.invalidField('username', 'club.usernameMismatch');
     }
-    if (await this.accounts.existsBy({ playerUuid: key.playerUuid })) {
-      throw ApiError.conflict('A club account already exists for this player; sign in instead.');
+    if (await this.accounts.existsForPlayer(key.playerUuid)) {
+      throw ApiError.conflict('club.accountExists');
     }
     await this.captcha.verify(input.recaptcha, ip);
     const passwordHash = await this.passwords.hash(input.password);
     try {
-      return await this.unitOfWork.transaction(async (manager) => {
-        await this.userKeys.spend(manager, key);
-        const inserted = await manager.insert(ClubAccount, {
-          playerUuid: key.playerUuid,
-          passwordHash,
-          nickname: null,
-          clubgroup: 'default',
-          currentTokenId: null,
-          createdAt: new Date(),
-        });
-        return this.tokens.issue(manager, inserted.identifiers[0]?.id as number);
+      return await this.unitOfWork.transaction(async (tx) => {
+        await this.userKeys.spend(tx, key);
+        const accountId = await this.accounts.create(tx, key.playerUuid, passwordHash, new Date());
+        return this.tokens.issue(tx, accountId);
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw ApiError.conflict('A club account already exists for this player; sign in instead.');
+        throw ApiError.conflict('club.accountExists');
       }
       throw error;
     }
@@ -73,14 +65,12 @@ export class ClubAccountsService {
     // Keyed by the player, so the game id and the uuid of one account share a counter; unknown names count too.
     return this.limited('sign-in', player?.uuid ?? input.username, ip, async () => {
       await this.captcha.verify(input.recaptcha, ip);
-      const account = player
-        ? await this.accounts.findOne({ where: { playerUuid: player.uuid }, select: { id: true, passwordHash: true } })
-        : null;
+      const account = player ? await this.accounts.getCredentials(player.uuid) : null;
       const valid = account ? await this.passwords.verify(account.passwordHash, input.password) : await this.passwords.verifyAgainstNothing(input.password);
       if (!account || !valid) {
         throw ApiError.unauthorized(WRONG_CREDENTIALS);
       }
-      return this.unitOfWork.transaction((manager) => this.tokens.issue(manager, account.id));
+      return this.unitOfWork.transaction((tx) => this.tokens.issue(tx, account.id));
     });
   }
 
@@ -94,7 +84,7 @@ export class ClubAccountsService {
       throw ApiError.invalidField('nickname', cleaned.reason);
     }
     await this.captcha.verify(input.recaptcha, ip);
-    await this.accounts.update({ id: session.accountId }, { nickname: cleaned.nickname });
+    await this.accounts.setNickname(session.accountId, cleaned.nickname);
     return cleaned.nickname;
   }
 
@@ -104,8 +94,7 @@ export class ClubAccountsService {
     if (!found) {
       return false;
     }
-    const result = await this.accounts.update({ playerUuid: found.uuid }, { clubgroup: group });
-    return (result.affected ?? 0) > 0;
+    return this.accounts.setGroup(found.uuid, group);
   }
 
   private async isSamePlayer(username: string, playerUuid: string): Promise<boolean> {

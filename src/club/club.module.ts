@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { UserKeysModule } from '../user-keys/user-keys.module';
+import { ClubAccountsRepository } from './club-accounts.repository';
 import { ClubAccountsService } from './club-accounts.service';
 import { ClubTokensModule } from './club-tokens.module';
 import { ClubController } from './club.controller';
@@ -8,7 +9,7 @@ import { PasswordsService } from './passwords.service';
 @Module({
   imports: [ClubTokensModule, UserKeysModule],
   controllers: [ClubController],
-  providers: [ClubAccountsService, PasswordsService],
+  providers: [ClubAccountsRepository, ClubAccountsService, PasswordsService],
   exports: [ClubAccountsService, ClubTokensModule],
 })
 export class ClubModule {}

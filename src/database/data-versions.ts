@@ -2,8 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { SqlReader } from './sql-reader';
 
-/** What a cached read can depend on. */
-export type DataTopic = 'cities' | 'players';
+/**
+ * What a cached read can depend on.
+ * - `cities`: any city or city request write.
+ * - `city-owners`: a city owner's game id or chat id (what a city view shows of its owner); not
+ *   bumped by login batches that change no owner, so they do not rebuild the city list.
+ * - `players`: any write to a player (login batches, renames, chat links): player reads.
+ */
+export type DataTopic = 'cities' | 'city-owners' | 'players';
 
 /**
  * Change counters that make read caches safe: writers bump a topic inside their transaction,

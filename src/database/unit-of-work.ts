@@ -8,6 +8,17 @@ import { isDeadlock } from './database-errors';
 const DEADLOCK_ATTEMPTS = 4;
 
 /**
+ * An open transaction. Services get it from `UnitOfWork.transaction` and only hand it to the
+ * repositories they call; repositories run their queries on it.
+ */
+export type Transaction = EntityManager;
+
+export interface TransactionOptions {
+  /** A named lock (see `lock`) taken first, for check-then-write rules no index can express. */
+  lock?: string;
+}
+
+/**
  * Runs write transactions the same way on both drivers.
  *
  * TypeORM hands every caller the same connection on better-sqlite3, so two concurrent
@@ -30,15 +41,23 @@ export class UnitOfWork {
     return this.sqliteQueue !== undefined;
   }
 
-  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const { lock } = options;
+    const run =
+      lock === undefined
+        ? work
+        : async (tx: Transaction): Promise<T> => {
+            await this.lock(tx, lock);
+            return work(tx);
+          };
     if (this.sqliteQueue) {
-      return this.sqliteQueue.runExclusive(() => this.dataSource.transaction(work));
+      return this.sqliteQueue.runExclusive(() => this.dataSource.transaction(run));
     }
     // InnoDB may pick any concurrent transaction as a deadlock victim (gap locks on inserts);
     // the whole transaction was rolled back, so running it again is safe.
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.dataSource.transaction(work);
+        return await this.dataSource.transaction(run);
       } catch (error) {
         if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) {
           throw error;
@@ -53,7 +72,7 @@ export class UnitOfWork {
    * Serialises transactions that check-then-write a rule no index can express (overlaps,
    * per-owner limits). MySQL: a row lock on a named lock row; SQLite: the queue already serialises.
    */
-  async lock(manager: EntityManager, name: string): Promise<void> {
+  async lock(manager: Transaction, name: string): Promise<void> {
     if (this.sqliteQueue) {
       return;
     }

@@ -1,14 +1,13 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-docs.decorators';
+import { DatabaseHealth } from '../database/database-health';
 
 @ApiTags('operations')
 @Controller('health')
 export class HealthController {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly database: DatabaseHealth) {}
 
   @Get()
   @ApiOperation({ summary: 'Liveness: the process answers' })
@@ -23,9 +22,9 @@ export class HealthController {
   @ApiErrors([503, 'The database is unreachable.'])
   async ready(): Promise<{ database: 'up' }> {
     try {
-      await this.dataSource.query('SELECT 1');
+      await this.database.ping();
     } catch {
-      throw ApiError.unavailable('The database is unreachable.');
+      throw ApiError.unavailable('health.databaseUnreachable');
     }
     return { database: 'up' };
   }

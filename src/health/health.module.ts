@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { DatabaseHealth } from '../database/database-health';
 import { HealthController } from './health.controller';
 
-@Module({ controllers: [HealthController] })
+@Module({ controllers: [HealthController], providers: [DatabaseHealth] })
 export class HealthModule {}

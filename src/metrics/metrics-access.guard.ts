@@ -17,10 +17,10 @@ export class MetricsAccessGuard implements CanActivate {
       socketAddress: request.socket.remoteAddress,
     });
     if (verdict === 'unauthorized') {
-      throw ApiError.unauthorized('The metrics need Authorization: Bearer <METRICS_TOKEN>.');
+      throw ApiError.unauthorized('metrics.tokenRequired');
     }
     if (verdict === 'forbidden') {
-      throw ApiError.forbidden('The metrics are served only to a direct loopback client unless METRICS_TOKEN is set.');
+      throw ApiError.forbidden('metrics.loopbackOnly');
     }
     return true;
   }

@@ -1,12 +1,13 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Player } from './player.entity';
+import { PlayersRepository } from './players.repository';
 import { PlayersService } from './players.service';
 
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([Player])],
-  providers: [PlayersService],
-  exports: [PlayersService, TypeOrmModule],
+  providers: [PlayersRepository, PlayersService],
+  exports: [PlayersRepository, PlayersService, TypeOrmModule],
 })
 export class PlayersModule {}

@@ -11,7 +11,7 @@ import { RedisConnection } from './redis-connection';
 /** Which credential check an attempt belongs to; part of the per-account key. */
 export type AttemptKind = 'sign-in' | 'register';
 
-const BLOCKED_MESSAGE = 'Too many failed attempts.';
+const BLOCKED_MESSAGE = 'limits.tooManyFailures';
 
 /**
  * Brute-force protection for sign-in and register (the classic rate-limiter-flexible login

@@ -1,4 +1,5 @@
 import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 
 /** What a limiter says about one key after a hit or a look-up. */
 export interface LimitState {
@@ -18,9 +19,9 @@ export function rateLimitHeaders(state: LimitState): Record<string, string> {
 }
 
 /** The contract's 429 envelope with `Retry-After` and the `RateLimit-*` headers. */
-export function rateLimited(message: string, state: LimitState): ApiError {
+export function rateLimited(message: 'limits.tooManyFailures' | 'limits.tooManyRequests', state: LimitState): ApiError {
   const retryAfter = secondsUntil(state.msBeforeReset);
-  return new ApiError(429, 'rate_limited', `${message} Try again in ${retryAfter} s.`, undefined, {
+  return new ApiError(429, 'rate_limited', msg(message, { seconds: retryAfter }), undefined, {
     'Retry-After': String(retryAfter),
     ...rateLimitHeaders({ ...state, remaining: 0 }),
   });

@@ -42,7 +42,7 @@ export class RequestRateLimiter {
         return;
       }
       this.metrics.rateLimitRefusals.inc({ limit: 'requests' });
-      throw rateLimited('Too many requests from this address.', toLimitState(RATE_LIMITS.perIp, rejection));
+      throw rateLimited('limits.tooManyRequests', toLimitState(RATE_LIMITS.perIp, rejection));
     }
     void reply.headers(rateLimitHeaders(toLimitState(RATE_LIMITS.perIp, result)));
   }

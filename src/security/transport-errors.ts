@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../common/errors/api-error';
 import { toErrorResponse } from '../common/errors/error-response';
+import { msg } from '../common/errors/messages';
 import { resolveBuildVersion } from '../common/version';
 import type { AppConfig } from '../config/app-config';
 
@@ -20,8 +21,7 @@ export function transportErrorHandlers(config: Pick<AppConfig, 'APP_VERSION'>): 
 
   return {
     frameworkErrors: (error, _request, reply) => {
-      const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is longer than 100 characters.' : 'The URL is malformed.';
-      const response = toErrorResponse(ApiError.badRequest(message), buildVersion());
+      const response = toErrorResponse(ApiError.badRequest(error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'http.pathParamTooLong' : 'http.malformedUrl'), buildVersion());
       void reply.status(response.status).send(response.body);
     },
     clientErrorHandler: (error, socket) => {
@@ -30,9 +30,9 @@ export function transportErrorHandlers(config: Pick<AppConfig, 'APP_VERSION'>): 
         return;
       }
       const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-      const message =
-        status === 431 ? 'The request line or headers are too large.' : status === 408 ? 'The request took too long to arrive.' : 'The request is not valid HTTP.';
-      const body = JSON.stringify({ status: false, code: status, version: buildVersion(), error: 'invalid_request', message });
+      // Contract 13.0: 408 and 431 answers use invalid_request, like a 400.
+      const text = msg(status === 431 ? 'http.headersTooLarge' : status === 408 ? 'http.timeout' : 'http.invalidHttp');
+      const body = JSON.stringify({ status: false, code: status, version: buildVersion(), error: 'invalid_request', message: text.en, message_ja: text.ja });
       if (socket.writable) {
         socket.write(
           `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +

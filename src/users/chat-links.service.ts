@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/errors/api-error';
+import { ApiError, detail } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { isUniqueViolation } from '../database/database-errors';
-import { DataVersions } from '../database/data-versions';
-import { UnitOfWork } from '../database/unit-of-work';
-import { Player } from '../players/player.entity';
+import { Transaction, UnitOfWork } from '../database/unit-of-work';
+import { PlayersRepository } from '../players/players.repository';
+import { PlayersService } from '../players/players.service';
 
 export interface ChatLinkView {
   uuid: string;
@@ -15,21 +16,20 @@ export interface ChatLinkView {
 export class ChatLinksService {
   constructor(
     private readonly unitOfWork: UnitOfWork,
-    private readonly versions: DataVersions,
+    private readonly repository: PlayersRepository,
+    private readonly players: PlayersService,
   ) {}
 
   async link(uuid: string, chatid: string): Promise<ChatLinkView> {
     const playerUuid = uuid.toLowerCase();
     try {
-      return await this.unitOfWork.transaction(async (manager) => {
-        const repository = manager.getRepository(Player);
-        await this.requirePlayer(repository.existsBy({ uuid: playerUuid }), playerUuid);
-        const holder = await repository.findOne({ select: { uuid: true }, where: { chatid } });
-        if (holder && holder.uuid !== playerUuid) {
+      return await this.unitOfWork.transaction(async (tx) => {
+        await this.requirePlayer(tx, playerUuid);
+        const holder = await this.repository.getChatHolder(tx, chatid);
+        if (holder && holder !== playerUuid) {
           throw conflict(chatid);
         }
-        await repository.update({ uuid: playerUuid }, { chatid });
-        await this.versions.bump(manager, 'players');
+        await this.players.setChatid(tx, playerUuid, chatid);
         return { uuid: playerUuid, chatid };
       });
     } catch (error) {
@@ -43,22 +43,20 @@ export class ChatLinksService {
 
   async unlink(uuid: string): Promise<ChatLinkView> {
     const playerUuid = uuid.toLowerCase();
-    return this.unitOfWork.transaction(async (manager) => {
-      const repository = manager.getRepository(Player);
-      await this.requirePlayer(repository.existsBy({ uuid: playerUuid }), playerUuid);
-      await repository.update({ uuid: playerUuid }, { chatid: null });
-      await this.versions.bump(manager, 'players');
+    return this.unitOfWork.transaction(async (tx) => {
+      await this.requirePlayer(tx, playerUuid);
+      await this.players.setChatid(tx, playerUuid, null);
       return { uuid: playerUuid, chatid: null };
     });
   }
 
-  private async requirePlayer(exists: Promise<boolean>, uuid: string): Promise<void> {
-    if (!(await exists)) {
-      throw ApiError.notFound(`No player with uuid ${uuid}; send a login or issue a user key first.`);
+  private async requirePlayer(tx: Transaction, uuid: string): Promise<void> {
+    if (!(await this.repository.getInTransaction(tx, uuid))) {
+      throw ApiError.notFound(msg('users.notFoundByUuid', { uuid }));
     }
   }
 }
 
 function conflict(chatid: string): ApiError {
-  return ApiError.conflict(`Chat id ${chatid} is linked to another player; unlink it there first.`, [{ field: 'chatid', message: 'chatid belongs to another player' }]);
+  return ApiError.conflict(msg('users.chatidTaken', { chatid }), [detail('chatid', 'users.chatidTaken.detail')]);
 }

@@ -1,4 +1,5 @@
 import { CHATID_PATTERN, classifyPlayerIdentifier, MCID_PATTERN, PlayerIdentifier, UUID_PATTERN } from '../common/identifiers';
+import { type LocalizedText, msg } from '../common/errors/messages';
 
 /** The identifiers a user lookup may carry: the query names, and the path segment of `/users/{x}`. */
 export interface UserQuery {
@@ -9,7 +10,7 @@ export interface UserQuery {
   identifier?: string;
 }
 
-export type UserQueryResolution = { ok: true; identifier: PlayerIdentifier } | { ok: false; field: string; message: string };
+export type UserQueryResolution = { ok: true; identifier: PlayerIdentifier } | { ok: false; field: string; message: LocalizedText };
 
 /**
  * Contract 7 and 3: a query identifier wins over the path (uuid, then chatid, then mcid); the
@@ -19,23 +20,23 @@ export function resolveUserQuery(query: UserQuery): UserQueryResolution {
   if (query.uuid !== undefined) {
     return UUID_PATTERN.test(query.uuid)
       ? { ok: true, identifier: { kind: 'uuid', value: query.uuid.toLowerCase() } }
-      : { ok: false, field: 'uuid', message: 'uuid must be a game UUID with hyphens' };
+      : { ok: false, field: 'uuid', message: msg('validation.uuid', { field: 'uuid' }) };
   }
   if (query.chatid !== undefined) {
     return CHATID_PATTERN.test(query.chatid)
       ? { ok: true, identifier: { kind: 'chatid', value: query.chatid } }
-      : { ok: false, field: 'chatid', message: 'chatid must be 17 to 20 digits' };
+      : { ok: false, field: 'chatid', message: msg('validation.chatid', { field: 'chatid' }) };
   }
   if (query.mcid !== undefined) {
     return MCID_PATTERN.test(query.mcid)
       ? { ok: true, identifier: { kind: 'mcid', value: query.mcid } }
-      : { ok: false, field: 'mcid', message: 'mcid must be 1-16 letters, digits or underscores' };
+      : { ok: false, field: 'mcid', message: msg('validation.mcid', { field: 'mcid' }) };
   }
   if (query.identifier !== undefined) {
     const identifier = classifyPlayerIdentifier(query.identifier);
     return identifier
       ? { ok: true, identifier }
-      : { ok: false, field: 'identifier', message: 'the path must be a game UUID, a chat id (17-20 digits) or a game id' };
+      : { ok: false, field: 'identifier', message: msg('users.pathIdentifier') };
   }
-  return { ok: false, field: 'uuid', message: 'one of uuid, chatid or mcid is required' };
+  return { ok: false, field: 'uuid', message: msg('users.identifierRequired') };
 }

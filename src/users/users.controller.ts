@@ -1,10 +1,12 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { Input } from '../common/http/input.decorator';
 import { UUID_PATTERN } from '../common/identifiers';
 import { ApiEnvelope, ApiErrors, ApiInput } from '../common/openapi/api-docs.decorators';
-import { AchievementsService, AchievementView } from './achievements.service';
+import type { AchievementView } from '../players/players.repository';
+import { AchievementsService } from './achievements.service';
 import { AchievementsQueryDto, FindUserDto } from './dto/user-lookup.dto';
 import type { UserView } from './user.view';
 import { UsersService } from './users.service';
@@ -82,10 +84,10 @@ export class UsersController {
 
 function requireUuid(uuid: string | undefined): string {
   if (uuid === undefined) {
-    throw ApiError.invalidField('uuid', 'uuid is required');
+    throw ApiError.invalidField('uuid', msg('validation.required', { field: 'uuid' }));
   }
   if (!UUID_PATTERN.test(uuid)) {
-    throw ApiError.invalidField('uuid', 'uuid must be a game UUID with hyphens');
+    throw ApiError.invalidField('uuid', msg('validation.uuid', { field: 'uuid' }));
   }
   return uuid;
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import type { PlayerIdentifier } from '../common/identifiers';
 import { AppConfig } from '../config/app-config';
 import type { Player } from '../players/player.entity';
@@ -33,7 +34,7 @@ export class UsersService {
   async findExisting(identifier: PlayerIdentifier): Promise<Player> {
     const player = await this.players.findLoggedIn(identifier, this.config.dataCutoff);
     if (!player) {
-      throw ApiError.notFound(`No player with ${identifier.kind} ${identifier.value}.`);
+      throw ApiError.notFound(msg('users.notFound', { kind: identifier.kind, value: identifier.value }));
     }
     return player;
   }

@@ -2,20 +2,21 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
 import { UUID_PATTERN } from '../../common/identifiers';
 import { ToInt } from '../../common/validation/transforms';
+import { rule } from '../../common/validation/validation.pipe';
 
 export class BanlistUserDto {
   @ApiProperty({ description: 'Game UUID of the player, with hyphens (a query value wins over the path).', example: '069a79f4-44e9-4726-a5be-fca90e38aaf5' })
-  @IsString({ message: 'uuid is required' })
-  @Matches(UUID_PATTERN, { message: 'uuid must be a game UUID with hyphens' })
+  @IsString()
+  @Matches(UUID_PATTERN, rule('validation.uuid'))
   uuid: string;
 }
 
 export class BanIdDto {
   @ApiProperty({ description: 'Ban id (positive integer), as the upstream ban-list service numbers bans.', example: 123456 })
   @ToInt()
-  @IsInt({ message: 'banId must be a positive integer' })
-  @Min(1, { message: 'banId must be a positive integer' })
-  @Max(Number.MAX_SAFE_INTEGER, { message: 'banId must be a positive integer' })
+  @IsInt(rule('validation.positiveInteger'))
+  @Min(1, rule('validation.positiveInteger'))
+  @Max(Number.MAX_SAFE_INTEGER, rule('validation.positiveInteger'))
   banId: number;
 }
 

@@ -3,6 +3,7 @@ import { IsArray, IsBoolean, IsIn, IsInt, IsString, Length, Matches, MaxLength, 
 import { POSITIVE_INT_PATTERN, UUID_PATTERN } from '../../common/identifiers';
 import { FromJsonString, OptionalField, ToBool, ToInt, Trim } from '../../common/validation/transforms';
 import { REQUEST_STATUSES, REQUEST_TYPES, type RequestStatus, type RequestType } from '../city-request.entity';
+import { rule } from '../../common/validation/validation.pipe';
 
 const TEXT_MAX = 2000;
 /** Raw names get room for surrounding white space; the 1–64 rule applies after trimming. */
@@ -47,13 +48,13 @@ class CityFieldsDto {
   })
   @OptionalField()
   @FromJsonString()
-  @IsArray({ message: 'corners must be an array of {id, x, z} objects' })
+  @IsArray(rule('validation.cornersList'))
   corners?: unknown[];
 
   @ApiPropertyOptional({ description: 'Blocks covered, boundary included: |shoelace area| + perimeter/2 + 1. Comes with corners.', example: 100 })
   @OptionalField()
   @ToInt()
-  @IsInt({ message: 'count must be an integer' })
+  @IsInt()
   @Min(1)
   count?: number;
 
@@ -95,7 +96,7 @@ export class CreateCityDto extends CityFieldsDto {
   @ApiPropertyOptional({ description: 'Register at once as approved; needs an operator apikey.', default: false })
   @OptionalField()
   @ToBool()
-  @IsBoolean({ message: 'force must be true or false' })
+  @IsBoolean()
   force?: boolean;
 
   @ApiPropertyOptional({ description: 'Operator API key (with force=true). Also accepted as X-API-Key.' })
@@ -107,7 +108,7 @@ export class CreateCityDto extends CityFieldsDto {
 
 export class EditCityDto extends CityFieldsDto {
   @ApiProperty({ description: 'City id (path).', example: 12 })
-  @Matches(POSITIVE_INT_PATTERN, { message: 'cityId must be a positive integer' })
+  @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   cityId: string;
 
   @ApiProperty({ description: 'Club user token (32 characters). Also accepted as Authorization: Bearer.' })
@@ -131,7 +132,7 @@ export class EditCityDto extends CityFieldsDto {
 export class FindCitiesDto {
   @ApiPropertyOptional({ description: 'City id.', required: false, example: '12' })
   @OptionalField()
-  @Matches(POSITIVE_INT_PATTERN, { message: 'id must be a positive integer' })
+  @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   id?: string;
 
   @ApiPropertyOptional({ description: 'City name (exact, case-insensitive after NFKC).', required: false, example: 'Chuo' })
@@ -145,7 +146,7 @@ export class FindCitiesDto {
 export class FindCityByPathDto {
   @ApiProperty({ description: 'City id (digits) or administrator uuid (with hyphens).' })
   @IsString()
-  @Matches(new RegExp(`${POSITIVE_INT_PATTERN.source}|${UUID_PATTERN.source}`), { message: 'id must be a city id or a game UUID with hyphens' })
+  @Matches(new RegExp(`${POSITIVE_INT_PATTERN.source}|${UUID_PATTERN.source}`), rule('validation.cityIdOrUuid'))
   id: string;
 
   @ApiPropertyOptional({ description: 'City name (exact, case-insensitive).', required: false })
@@ -157,23 +158,23 @@ export class FindCityByPathDto {
 
 export class CityIdDto {
   @ApiProperty({ description: 'City id (path).', example: 12 })
-  @Matches(POSITIVE_INT_PATTERN, { message: 'cityId must be a positive integer' })
+  @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   cityId: string;
 }
 
 export class ApprovalDto extends CityIdDto {
   @ApiProperty({ enum: REQUEST_TYPES, description: 'Request type (path).' })
-  @IsIn(REQUEST_TYPES, { message: 'type must be create, region or update' })
+  @IsIn(REQUEST_TYPES)
   type: RequestType;
 }
 
 export class RejectDto {
   @ApiProperty({ enum: REQUEST_TYPES, description: 'Request type (path).' })
-  @IsIn(REQUEST_TYPES, { message: 'type must be create, region or update' })
+  @IsIn(REQUEST_TYPES)
   type: RequestType;
 
   @ApiProperty({ description: 'Request id (path).', example: 7 })
-  @Matches(POSITIVE_INT_PATTERN, { message: 'requestId must be a positive integer' })
+  @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   requestId: string;
 
   @ApiPropertyOptional({ description: 'Why the request is rejected; stored as rejectReason.' })
@@ -187,22 +188,22 @@ export class RejectDto {
 export class ListRequestsDto {
   @ApiPropertyOptional({ enum: REQUEST_STATUSES, description: 'Request status (default pending).', required: false })
   @OptionalField()
-  @IsIn(REQUEST_STATUSES, { message: 'status must be pending, approved or rejected' })
+  @IsIn(REQUEST_STATUSES)
   status?: RequestStatus;
 
   @ApiPropertyOptional({ enum: REQUEST_TYPES, description: 'Request type.', required: false })
   @OptionalField()
-  @IsIn(REQUEST_TYPES, { message: 'type must be create, region or update' })
+  @IsIn(REQUEST_TYPES)
   type?: RequestType;
 
   @ApiPropertyOptional({ description: 'City id.', required: false })
   @OptionalField()
-  @Matches(POSITIVE_INT_PATTERN, { message: 'cityId must be a positive integer' })
+  @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   cityId?: string;
 }
 
 export class CityHistoryDto {
   @ApiProperty({ description: 'City id (path).', example: 12 })
-  @Matches(POSITIVE_INT_PATTERN, { message: 'id must be a positive integer' })
+  @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   id: string;
 }

@@ -3,12 +3,10 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { Command, Option } from 'commander';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { prepareForBulkImport } from '../../database/bulk-import';
 import { detectFormat, ImportFormat, ImportFormatError, readLoginRows } from '../../users/login-import';
 import { ImportProgress, LoginImportService } from '../../users/login-import.service';
 import { CliError, CliOutput } from '../cli-output';
-
-/** Page cache of the importing SQLite connection, in KiB. */
-const SQLITE_IMPORT_CACHE_KIB = 256 * 1024;
 
 type Run = (work: (context: INestApplicationContext, output: CliOutput) => Promise<void>) => Promise<void>;
 
@@ -35,13 +33,7 @@ export function registerImportCommands(program: Command, run: Run): void {
         } catch {
           throw new CliError(`Cannot read ${options.file}.`);
         }
-        const dataSource = context.get(DataSource);
-        if (dataSource.options.type === 'better-sqlite3') {
-          // Records arrive in time order but the unique index is (player, time): inserts land all over
-          // it. SQLite's default 2 MB page cache then rereads and rewrites pages on every batch; a
-          // larger cache for this one connection keeps a million-row import linear.
-          await dataSource.query(`PRAGMA cache_size = -${SQLITE_IMPORT_CACHE_KIB}`);
-        }
+        await prepareForBulkImport(context.get(DataSource));
         const stream = createReadStream(options.file);
         const progress = new ProgressLine(size, stream);
         const started = Date.now();

@@ -1,13 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, Length, Matches, MaxLength } from 'class-validator';
 import { OptionalField } from '../../common/validation/transforms';
+import { rule } from '../../common/validation/validation.pipe';
 
 const USERNAME = /^([A-Za-z0-9_]{1,16}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
 
 export class SignInDto {
   @ApiProperty({ description: 'Game id or game UUID (with hyphens).', example: 'Notch' })
   @IsString()
-  @Matches(USERNAME, { message: 'username must be a game id or a game UUID with hyphens' })
+  @Matches(USERNAME, rule('validation.username'))
   username: string;
 
   @ApiProperty({ description: 'Account password.', format: 'password' })
@@ -36,7 +37,7 @@ export class RegisterDto {
 
   @ApiProperty({ description: 'Password, 8 to 128 characters.', format: 'password', minLength: 8, maxLength: 128 })
   @IsString()
-  @Length(8, 128, { message: 'password must be 8 to 128 characters' })
+  @Length(8, 128)
   password: string;
 
   @ApiProperty({ description: 'CAPTCHA verification token.' })
@@ -47,7 +48,7 @@ export class RegisterDto {
   @ApiPropertyOptional({ description: 'Game id or UUID of the player; when given it must be the user key\'s player.' })
   @OptionalField()
   @IsString()
-  @Matches(USERNAME, { message: 'username must be a game id or a game UUID with hyphens' })
+  @Matches(USERNAME, rule('validation.username'))
   username?: string;
 }
 

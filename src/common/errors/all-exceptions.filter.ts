@@ -6,6 +6,7 @@ import { BuildInfo } from '../build-info';
 import { RouteTable } from '../http/route-table';
 import { ApiError } from './api-error';
 import { toErrorResponse } from './error-response';
+import { msg } from './messages';
 
 /** The single exception filter: every error leaves in the contract's envelope. */
 @Catch()
@@ -36,11 +37,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const allowed = this.routes.allowedMethods(request.url);
     if (allowed.length > 0) {
-      return new ApiError(405, 'method_not_allowed', `Method ${request.method} is not allowed here; use ${allowed.join(', ')}.`, undefined, {
+      return new ApiError(405, 'method_not_allowed', msg('http.methodNotAllowed', { method: request.method, allow: allowed }), undefined, {
         Allow: allowed.join(', '),
       });
     }
-    return ApiError.notFound(`No endpoint at ${request.method} ${request.url.split('?')[0]}.`);
+    return ApiError.notFound(msg('http.noEndpoint', { method: request.method, path: request.url.split('?')[0] }));
   }
 }
 

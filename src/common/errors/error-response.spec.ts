@@ -1,12 +1,21 @@
 import { BadRequestException, HttpException } from '@nestjs/common';
 import { ApiError } from './api-error';
 import { toErrorResponse } from './error-response';
+import { msg } from './messages';
 
 describe(toErrorResponse.name, () => {
   it('keeps an ApiError as it is', () => {
-    const response = toErrorResponse(ApiError.invalidField('x', 'x is bad'), 'v1');
+    const response = toErrorResponse(ApiError.invalidField('password', msg('validation.isLength', { field: 'password', min: 8, max: 128 })), 'v1');
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ status: false, code: 400, version: 'v1', error: 'invalid_request', message: 'x is bad', details: [{ field: 'x', message: 'x is bad' }] });
+    expect(response.body).toEqual({
+      status: false,
+      code: 400,
+      version: 'v1',
+      error: 'invalid_request',
+      message: 'password must be 8 to 128 characters',
+      message_ja: 'パスワードは8〜128文字で入力してください。',
+      details: [{ field: 'password', message: 'password must be 8 to 128 characters', message_ja: 'パスワードは8〜128文字で入力してください。' }],
+    });
   });
 
   it('maps HttpException statuses to the contract codes', () => {

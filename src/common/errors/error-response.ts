@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { isDatabaseUnavailable } from '../../database/database-errors';
 import { ApiError, ErrorCode, ErrorDetail } from './api-error';
+import { type LocalizedText, msg, type PlainMessageKey } from './messages';
 
 export interface ErrorBody {
   status: false;
@@ -8,6 +9,8 @@ export interface ErrorBody {
   version: string;
   error: ErrorCode;
   message: string;
+  /** The same in Japanese, for players (contract 13.1). */
+  message_ja: string;
   details?: ErrorDetail[];
 }
 
@@ -31,15 +34,20 @@ const codeByStatus: Record<number, ErrorCode> = {
   503: 'service_unavailable',
 };
 
-const fastifyMessages: Record<string, string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The request body has an unsupported content type.',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty but its content type is JSON.',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length header does not match the body.',
+const fastifyMessages: Record<string, PlainMessageKey> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'http.bodyTooLarge',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'http.unsupportedMediaType',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'http.emptyJsonBody',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'http.contentLengthMismatch',
 };
 
 function codeFor(status: number): ErrorCode {
   return codeByStatus[status] ?? (status >= 500 ? 'internal_error' : 'invalid_request');
+}
+
+/** The generic sentence of an error code: what a client reads when nothing more specific is known. */
+export function genericMessage(code: ErrorCode): LocalizedText {
+  return msg(`error.${code}`);
 }
 
 interface FastifyLikeError {
@@ -50,39 +58,52 @@ interface FastifyLikeError {
 
 /**
  * Turns anything thrown into the contract's error envelope. The only place that decides what a
- * client sees of an error: 5xx bodies never carry the internal message.
+ * client sees of an error: 5xx bodies never carry the internal message. Every body carries
+ * `message_ja`: ApiError brings its catalogue text, anything else gets its code's generic one.
  */
 export function toErrorResponse(error: unknown, version: string): ErrorResponse {
-  const build = (status: number, code: ErrorCode, message: string, details?: ErrorDetail[], headers: Record<string, string> = {}): ErrorResponse => ({
+  const build = (status: number, code: ErrorCode, text: LocalizedText, details?: ErrorDetail[], headers: Record<string, string> = {}): ErrorResponse => ({
     status,
     headers,
     isServerFault: status >= 500,
-    body: { status: false, code: status, version, error: code, message, ...(details && details.length > 0 ? { details } : {}) },
+    body: {
+      status: false,
+      code: status,
+      version,
+      error: code,
+      message: text.en,
+      message_ja: text.ja,
+      ...(details && details.length > 0 ? { details } : {}),
+    },
   });
+  const generic = (status: number): ErrorResponse => build(status, codeFor(status), genericMessage(codeFor(status)));
 
   if (error instanceof ApiError) {
-    return build(error.getStatus(), error.code, error.message, error.details, error.headers);
+    return build(error.getStatus(), error.code, error.text, error.details, error.headers);
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
-    return status >= 500
-      ? build(500, 'internal_error', 'An internal error occurred.')
-      : build(status, codeFor(status), error.message);
+    if (status >= 500) {
+      return generic(500);
+    }
+    // A framework exception: its English is kept, the Japanese is its code's generic sentence.
+    const code = codeFor(status);
+    return build(status, code, { ...genericMessage(code), en: error.message });
   }
   if (isDatabaseUnavailable(error)) {
-    return build(503, 'service_unavailable', 'The database is unavailable; try again shortly.');
+    return build(503, 'service_unavailable', msg('database.unavailable'));
   }
   const fastifyError = error as FastifyLikeError;
   if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     const fastifyCode = typeof fastifyError.code === 'string' ? fastifyError.code : '';
     // Unsupported media types are reported as a bad request: the contract has no 415.
     const status = fastifyError.statusCode === 415 ? 400 : fastifyError.statusCode;
-    const message =
-      fastifyMessages[fastifyCode] ??
-      (error instanceof SyntaxError || /JSON/i.test(String(fastifyError.message))
-        ? 'The request body could not be parsed.'
-        : (typeof fastifyError.message === 'string' ? fastifyError.message : 'The request is invalid.'));
-    return build(status, codeFor(status), message);
+    const known = fastifyMessages[fastifyCode] ?? (error instanceof SyntaxError || /JSON/i.test(String(fastifyError.message)) ? 'http.unparsableBody' : undefined);
+    if (known) {
+      return build(status, codeFor(status), msg(known));
+    }
+    const english = typeof fastifyError.message === 'string' ? fastifyError.message : genericMessage(codeFor(status)).en;
+    return build(status, codeFor(status), { ...genericMessage(codeFor(status)), en: english });
   }
-  return build(500, 'internal_error', 'An internal error occurred.');
+  return generic(500);
 }

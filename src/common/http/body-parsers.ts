@@ -1,6 +1,7 @@
 import { parse as parseQueryString } from 'node:querystring';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error';
+import { msg } from '../errors/messages';
 
 /**
  * Contract section 1: JSON bodies, form bodies, and what the existing club site sends — a JSON
@@ -46,6 +47,6 @@ function parseForm(text: string): Record<string, unknown> {
 export function assertSingleValued(name: string, value: unknown, where: 'query' | 'body'): void {
   if (Array.isArray(value) || name.includes('[')) {
     const field = name.replace(/\[.*$/, '');
-    throw ApiError.invalidField(field, `${field} is given more than once in the ${where === 'query' ? 'query string' : 'body'}`);
+    throw ApiError.invalidField(field, msg(where === 'query' ? 'http.duplicateQuery' : 'http.duplicateBody', { field }));
   }
 }

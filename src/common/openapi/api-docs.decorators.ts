@@ -22,6 +22,9 @@ class ErrorDetailDoc {
 
   @ApiProperty({ example: 'password must be 8 to 128 characters' })
   message: string;
+
+  @ApiProperty({ description: 'The same in Japanese, for players.', example: 'パスワードは8〜128文字で入力してください。' })
+  message_ja: string;
 }
 
 export class ErrorResponseDoc extends BaseResponseDoc {
@@ -44,6 +47,9 @@ export class ErrorResponseDoc extends BaseResponseDoc {
 
   @ApiProperty({ description: 'English sentence describing the error.' })
   message: string;
+
+  @ApiProperty({ description: 'The same in natural Japanese, written for players (the club site shows it when present).', example: 'パスワードは8〜128文字で入力してください。' })
+  message_ja: string;
 
   @ApiProperty({ type: [ErrorDetailDoc], required: false, description: 'One entry per offending parameter (validation errors).' })
   details?: ErrorDetailDoc[];

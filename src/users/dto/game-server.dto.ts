@@ -4,10 +4,11 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsInt, IsOptional, IsSt
 import { CHATID_PATTERN, MCID_PATTERN, UUID_PATTERN } from '../../common/identifiers';
 import { FromJsonString, OptionalField, ToBool, ToInt, Trim } from '../../common/validation/transforms';
 import { IsTimestamp } from './timestamp.decorators';
+import { rule } from '../../common/validation/validation.pipe';
 
 export const MAX_BATCH = 1000;
 
-const uuidRule = Matches(UUID_PATTERN, { message: 'uuid must be a game UUID with hyphens' });
+const uuidRule = Matches(UUID_PATTERN, rule('validation.uuid'));
 
 export class LoginItemDto {
   @ApiProperty({ description: 'Game UUID with hyphens.', example: '069a79f4-44e9-4726-a5be-fca90e38aaf5' })
@@ -17,11 +18,11 @@ export class LoginItemDto {
 
   @ApiProperty({ description: 'Game id the player logged in with.', example: 'Notch' })
   @IsString()
-  @Matches(MCID_PATTERN, { message: 'mcid must be 1-16 letters, digits or underscores' })
+  @Matches(MCID_PATTERN, rule('validation.mcid'))
   mcid: string;
 
   @ApiProperty({ description: 'Time of the login, ISO 8601 with a zone.', example: '2026-11-22T03:04:05.000Z' })
-  @IsTimestamp('loggedInAt')
+  @IsTimestamp()
   loggedInAt: Date;
 
   @ApiPropertyOptional({ description: 'Permission group at that login (null or absent: none).', example: 'default', nullable: true })
@@ -50,7 +51,7 @@ export class ChatLinkDto {
 
   @ApiProperty({ description: 'Chat id to link (17-20 digits).', example: '123456789012345678' })
   @IsString()
-  @Matches(CHATID_PATTERN, { message: 'chatid must be 17 to 20 digits' })
+  @Matches(CHATID_PATTERN, rule('validation.chatid'))
   chatid: string;
 }
 
@@ -110,7 +111,7 @@ export class UnlockItemDto {
   achievementId: number;
 
   @ApiProperty({ description: 'When it was unlocked, ISO 8601 with a zone.', example: '2026-11-22T03:04:05.000Z' })
-  @IsTimestamp('unlockedAt')
+  @IsTimestamp()
   unlockedAt: Date;
 }
 

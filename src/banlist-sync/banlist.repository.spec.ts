@@ -1,4 +1,4 @@
-import { BanRow, toBanView, toBanlistUserView } from './banlist.view';
+import { BanRow, toBanView, toBanlistUserView } from './banlist.repository';
 
 describe(toBanlistUserView.name, () => {
   it('counts and sorts the ids per type', () => {

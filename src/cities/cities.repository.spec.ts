@@ -1,6 +1,6 @@
-import { CityRow, cityRowView } from './city.view';
+import { CityViewRow, toCityView } from './cities.repository';
 
-const row: CityRow = {
+const row: CityViewRow = {
   id: 12,
   name: 'Chuo',
   nameKana: 'ちゅうおう',
@@ -17,9 +17,9 @@ const row: CityRow = {
   updatedAt: '2026-11-22 03:04:06.500',
 };
 
-describe(cityRowView.name, () => {
+describe(toCityView.name, () => {
   it('writes the city object of contract 4 from a SQLite row', () => {
-    expect(JSON.stringify(cityRowView(row))).toBe(
+    expect(JSON.stringify(toCityView(row))).toBe(
       JSON.stringify({
         id: 12,
         name: 'Chuo',
@@ -42,7 +42,7 @@ describe(cityRowView.name, () => {
   });
 
   it('normalises MySQL values (numbers as strings, DATETIME as a Date) and a missing owner', () => {
-    const view = cityRowView({ ...row, id: '12', blockCount: '10201', ownerMcid: null, createdAt: new Date('2026-11-22T03:04:05.000Z'), updatedAt: new Date('2026-11-22T03:04:06.500Z') });
+    const view = toCityView({ ...row, id: '12', blockCount: '10201', ownerMcid: null, createdAt: new Date('2026-11-22T03:04:05.000Z'), updatedAt: new Date('2026-11-22T03:04:06.500Z') });
     expect(view).toMatchObject({ id: 12, count: 10201, owner: { uuid: 'u', mcid: null, chatid: null }, createdAt: '2026-11-22T03:04:05.000Z', updatedAt: '2026-11-22T03:04:06.500Z' });
   });
 });

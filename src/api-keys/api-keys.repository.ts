@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { isUniqueViolation } from '../database/database-errors';
+import { SqlReader } from '../database/sql-reader';
+import { dateOf } from '../database/transformers';
+import { ApiKey, ApiScope } from './api-key.entity';
+
+/** An API key as reads return it (never its hash). */
+export interface ApiKeyRecord {
+  id: number;
+  name: string;
+  scopes: ApiScope[];
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+interface ApiKeyRow {
+  id: number | string;
+  name: string;
+  scopes: string;
+  createdAt: Date | string;
+  lastUsedAt: Date | string | null;
+}
+
+const KEY = 'SELECT id, name, scopes, created_at AS createdAt, last_used_at AS lastUsedAt FROM api_keys';
+const BY_HASH_SQL = `${KEY} WHERE key_hash = ?`;
+const ALL_SQL = `${KEY} ORDER BY id ASC`;
+
+function toApiKey(row: ApiKeyRow): ApiKeyRecord {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    scopes: row.scopes.split(',').filter(Boolean) as ApiScope[],
+    createdAt: dateOf(row.createdAt),
+    lastUsedAt: row.lastUsedAt === null ? null : dateOf(row.lastUsedAt),
+  };
+}
+
+@Injectable()
+export class ApiKeysRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly reader: SqlReader,
+  ) {}
+
+  /** False when the name is taken. */
+  async create(name: string, keyHash: string, scopes: readonly ApiScope[], createdAt: Date): Promise<boolean> {
+    try {
+      await this.dataSource.manager.insert(ApiKey, { name, keyHash, scopes: [...scopes], createdAt, lastUsedAt: null });
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        return false;
+      }
+      throw error;
+    }
+  }
+
+  async getAll(): Promise<ApiKeyRecord[]> {
+    return (await this.reader.all<ApiKeyRow>(ALL_SQL)).map(toApiKey);
+  }
+
+  async getByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    const row = await this.reader.one<ApiKeyRow>(BY_HASH_SQL, [keyHash]);
+    return row ? toApiKey(row) : null;
+  }
+
+  /** False when no key has the name. */
+  async deleteByName(name: string): Promise<boolean> {
+    const result = await this.dataSource.manager.delete(ApiKey, { name });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Records a use unless one was recorded since `stale`, so concurrent requests write once. */
+  async touch(id: number, now: Date, stale: Date): Promise<void> {
+    await this.dataSource.manager
+      .createQueryBuilder()
+      .update(ApiKey)
+      .set({ lastUsedAt: now })
+      .where('id = :id AND (last_used_at IS NULL OR last_used_at < :stale)', { id, stale })
+      .execute();
+  }
+}

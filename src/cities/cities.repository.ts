@@ -1,0 +1,194 @@
+import { Injectable } from '@nestjs/common';
+import { SqlReader } from '../database/sql-reader';
+import { dateOf, isoTime } from '../database/transformers';
+import type { Transaction } from '../database/unit-of-work';
+import { City, cornersColumn } from './city.entity';
+import type { CityView } from './city.view';
+import { cornersView } from './city.view';
+import type { BoundingBox, Point } from './geometry';
+
+/** A city row as the write path works with it (the entity's fields, read without TypeORM hydration). */
+export type CityRecord = Omit<City, 'owner'>;
+
+/** What a new city row holds; the id comes from the database. */
+export type NewCity = Omit<CityRecord, 'id'>;
+
+/** The name columns the uniqueness rules read: `name_key` (cityName) or `kana_key` (cityNameKana). */
+export type NameColumn = 'name_key' | 'kana_key';
+
+/** A registered city with its owner's current names, as the hot reads select it. */
+export interface CityViewRow {
+  id: number | string;
+  name: string;
+  nameKana: string;
+  summary: string | null;
+  origin: string | null;
+  corners: string;
+  blockCount: number | string;
+  reason: string | null;
+  remarks: string | null;
+  ownerUuid: string;
+  ownerMcid: string | null;
+  ownerChatid: string | null;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+}
+
+/** A whole `cities` row: raw driver values (numbers may be text on MySQL, DATETIME text on SQLite). */
+type CityRecordRow = Omit<CityRecord, 'id' | 'corners' | 'blockCount' | 'minX' | 'maxX' | 'minZ' | 'maxZ' | 'createdAt' | 'updatedAt'> & {
+  id: number | string;
+  corners: string;
+  blockCount: number | string;
+  minX: number | string;
+  maxX: number | string;
+  minZ: number | string;
+  maxZ: number | string;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+};
+
+const VIEW_COLUMNS =
+  'city.id, city.name, city.name_kana AS nameKana, city.summary, city.origin, city.corners, city.block_count AS blockCount, ' +
+  'city.reason, city.remarks, city.owner_uuid AS ownerUuid, player.mcid AS ownerMcid, player.chatid AS ownerChatid, ' +
+  'city.created_at AS createdAt, city.updated_at AS updatedAt';
+
+/** Registered cities with their owner's current names; each read adds its condition (and order). */
+const REGISTERED = `SELECT ${VIEW_COLUMNS} FROM cities city LEFT JOIN players player ON player.uuid = city.owner_uuid WHERE city.state = 'active'`;
+
+const RECORD_COLUMNS =
+  'city.id, city.state, city.owner_uuid AS ownerUuid, city.name, city.name_kana AS nameKana, city.name_key AS nameKey, ' +
+  'city.kana_key AS kanaKey, city.summary, city.origin, city.reason, city.remarks, city.corners, city.block_count AS blockCount, ' +
+  'city.min_x AS minX, city.max_x AS maxX, city.min_z AS minZ, city.max_z AS maxZ, city.created_at AS createdAt, city.updated_at AS updatedAt';
+
+/** Cities that hold a name and a region: registered ones and pending creates. */
+const CLAIMING = "city.state IN ('pending', 'active')";
+
+/** No real id is 0: a fixed SQL text (one prepared statement) serves "except this city" and "except none". */
+const NO_ID = 0;
+
+const SQL = {
+  all: `${REGISTERED} ORDER BY city.id ASC`,
+  byId: `${REGISTERED} AND city.id = ?`,
+  byNameKey: `${REGISTERED} AND city.name_key = ?`,
+  byIdAndNameKey: `${REGISTERED} AND city.id = ? AND city.name_key = ?`,
+  // Served by IDX_cities_owner_state.
+  byOwner: `${REGISTERED} AND city.owner_uuid = ? ORDER BY city.id ASC`,
+  exists: 'SELECT 1 AS found FROM cities WHERE id = ?',
+  record: `SELECT ${RECORD_COLUMNS} FROM cities city WHERE city.id = ?`,
+  registeredRecord: `SELECT ${RECORD_COLUMNS} FROM cities city WHERE city.id = ? AND city.state = 'active'`,
+  nameTaken: (column: NameColumn) => `SELECT 1 AS found FROM cities city WHERE city.${column} = ? AND city.id <> ?`,
+  claimedInBox: `SELECT city.corners FROM cities city WHERE ${CLAIMING} AND city.min_x <= ? AND city.max_x >= ? AND city.min_z <= ? AND city.max_z >= ? AND city.id <> ?`,
+  countClaimedByOwner: `SELECT COUNT(*) AS count FROM cities city WHERE city.owner_uuid = ? AND ${CLAIMING}`,
+};
+
+/** Every query of the `cities` table. Only registered (`active`) cities are visible to the public reads. */
+@Injectable()
+export class CitiesRepository {
+  constructor(private readonly reader: SqlReader) {}
+
+  async getAll(): Promise<CityView[]> {
+    return (await this.reader.all<CityViewRow>(SQL.all)).map(toCityView);
+  }
+
+  async getById(id: number): Promise<CityView | undefined> {
+    return viewOf(await this.reader.one<CityViewRow>(SQL.byId, [id]));
+  }
+
+  async getByNameKey(nameKey: string): Promise<CityView | undefined> {
+    return viewOf(await this.reader.one<CityViewRow>(SQL.byNameKey, [nameKey]));
+  }
+
+  async getByIdAndNameKey(id: number, nameKey: string): Promise<CityView | undefined> {
+    return viewOf(await this.reader.one<CityViewRow>(SQL.byIdAndNameKey, [id, nameKey]));
+  }
+
+  async getByOwner(ownerUuid: string): Promise<CityView[]> {
+    return (await this.reader.all<CityViewRow>(SQL.byOwner, [ownerUuid])).map(toCityView);
+  }
+
+  /** Whether a city with that id ever existed (any state). */
+  async exists(id: number): Promise<boolean> {
+    return (await this.reader.one(SQL.exists, [id])) !== undefined;
+  }
+
+  /** The city in any state, inside the transaction. */
+  async getRecord(tx: Transaction, id: number): Promise<CityRecord | undefined> {
+    return recordOf(await tx.query<CityRecordRow[]>(SQL.record, [id]));
+  }
+
+  /** The registered city, inside the transaction. */
+  async getRegisteredRecord(tx: Transaction, id: number): Promise<CityRecord | undefined> {
+    return recordOf(await tx.query<CityRecordRow[]>(SQL.registeredRecord, [id]));
+  }
+
+  /** Whether a registered city or a pending create (other than `exceptCityId`) holds the key. */
+  async isNameTaken(tx: Transaction, column: NameColumn, key: string, exceptCityId?: number): Promise<boolean> {
+    const rows = await tx.query<unknown[]>(SQL.nameTaken(column), [key, exceptCityId ?? NO_ID]);
+    return rows.length > 0;
+  }
+
+  /** The regions of registered cities and pending creates whose bounding box meets `box` (indexed prefilter). */
+  async getClaimedRegionsInBox(tx: Transaction, box: BoundingBox, exceptCityId?: number): Promise<Point[][]> {
+    const rows = await tx.query<Array<{ corners: string }>>(SQL.claimedInBox, [box.maxX, box.minX, box.maxZ, box.minZ, exceptCityId ?? NO_ID]);
+    return rows.map((row) => cornersColumn.from(row.corners));
+  }
+
+  /** Registered cities and pending creates of one owner. */
+  async countClaimedByOwner(tx: Transaction, ownerUuid: string): Promise<number> {
+    const [row] = await tx.query<Array<{ count: number | string }>>(SQL.countClaimedByOwner, [ownerUuid]);
+    return Number(row?.count ?? 0);
+  }
+
+  async insert(tx: Transaction, city: NewCity): Promise<number> {
+    const inserted = await tx.insert(City, city);
+    return Number(inserted.identifiers[0]?.id);
+  }
+
+  /** Writes every field of the record (the caller changed some of them). */
+  async save(tx: Transaction, city: CityRecord): Promise<void> {
+    const { id, ...fields } = city;
+    await tx.update(City, { id }, fields);
+  }
+}
+
+function viewOf(row: CityViewRow | undefined): CityView | undefined {
+  return row ? toCityView(row) : undefined;
+}
+
+function recordOf(rows: CityRecordRow[]): CityRecord | undefined {
+  return rows[0] ? toCityRecord(rows[0]) : undefined;
+}
+
+/** The city object of contract 4: the one mapping of a view row. */
+export function toCityView(row: CityViewRow): CityView {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    nameKana: row.nameKana,
+    summary: row.summary,
+    origin: row.origin,
+    corners: cornersView(cornersColumn.from(row.corners)),
+    count: Number(row.blockCount),
+    reason: row.reason,
+    remarks: row.remarks,
+    owner: { uuid: row.ownerUuid, mcid: row.ownerMcid ?? null, chatid: row.ownerChatid ?? null },
+    createdAt: isoTime(row.createdAt)!,
+    updatedAt: isoTime(row.updatedAt)!,
+  };
+}
+
+/** The one mapping of a whole row. */
+function toCityRecord(row: CityRecordRow): CityRecord {
+  return {
+    ...row,
+    id: Number(row.id),
+    corners: cornersColumn.from(row.corners),
+    blockCount: Number(row.blockCount),
+    minX: Number(row.minX),
+    maxX: Number(row.maxX),
+    minZ: Number(row.minZ),
+    maxZ: Number(row.maxZ),
+    createdAt: dateOf(row.createdAt),
+    updatedAt: dateOf(row.updatedAt),
+  };
+}

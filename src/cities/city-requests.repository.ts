@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import { SqlReader } from '../database/sql-reader';
+import { dateOf, isoTime } from '../database/transformers';
+import type { Transaction } from '../database/unit-of-work';
+import { changesColumn, CityRequest, RequestStatus, RequestType } from './city-request.entity';
+import { changesView, CityRequestView } from './city.view';
+import type { BoundingBox, Point } from './geometry';
+
+/** A request row as the write path works with it (the entity's fields, read without TypeORM hydration). */
+export type CityRequestRecord = Omit<CityRequest, 'requester'>;
+
+export type NewCityRequest = Omit<CityRequestRecord, 'id'>;
+
+/** What a decision writes; the request stops being pending (its pending key is cleared). */
+export interface RequestDecision {
+  status: 'approved' | 'rejected';
+  decidedAt: Date;
+  decidedBy: string;
+  rejectReason: string | null;
+}
+
+export interface RequestFilter {
+  status: RequestStatus;
+  type?: RequestType;
+  cityId?: number;
+}
+
+/** A whole `city_requests` row: raw driver values. */
+type RequestRow = Omit<CityRequestRecord, 'id' | 'cityId' | 'changes' | 'minX' | 'maxX' | 'minZ' | 'maxZ' | 'createdAt' | 'decidedAt'> & {
+  id: number | string;
+  cityId: number | string;
+  changes: string;
+  minX: number | string | null;
+  maxX: number | string | null;
+  minZ: number | string | null;
+  maxZ: number | string | null;
+  createdAt: Date | string;
+  decidedAt: Date | string | null;
+};
+
+/** A request row with its requester's current game id. */
+type RequestViewRow = RequestRow & { requesterMcid: string | null };
+
+const COLUMNS =
+  'request.id, request.city_id AS cityId, request.type, request.status, request.pending_key AS pendingKey, request.changes, ' +
+  'request.requester_uuid AS requesterUuid, request.remarks, request.min_x AS minX, request.max_x AS maxX, request.min_z AS minZ, ' +
+  'request.max_z AS maxZ, request.created_at AS createdAt, request.decided_at AS decidedAt, request.decided_by AS decidedBy, ' +
+  'request.reject_reason AS rejectReason';
+
+const SELECT = `SELECT ${COLUMNS} FROM city_requests request`;
+const SELECT_VIEW = `SELECT ${COLUMNS}, requester.mcid AS requesterMcid FROM city_requests request LEFT JOIN players requester ON requester.uuid = request.requester_uuid`;
+
+/** No real id is 0: one SQL text serves "except this one" and "except none". */
+const NO_ID = 0;
+
+const SQL = {
+  byId: `${SELECT} WHERE request.id = ?`,
+  pending: `${SELECT} WHERE request.city_id = ? AND request.type = ? AND request.status = 'pending'`,
+  pendingOfCity: `${SELECT} WHERE request.city_id = ? AND request.status = 'pending' ORDER BY request.id ASC`,
+  pendingRegionsInBox:
+    "SELECT request.changes FROM city_requests request WHERE request.type = 'region' AND request.status = 'pending' " +
+    'AND request.min_x <= ? AND request.max_x >= ? AND request.min_z <= ? AND request.max_z >= ? AND request.city_id <> ? AND request.id <> ?',
+  /** One fixed text per filter shape, so prepared statements are reused. */
+  views: (filter: RequestFilter) =>
+    `${SELECT_VIEW} WHERE request.status = ?${filter.type ? ' AND request.type = ?' : ''}${filter.cityId !== undefined ? ' AND request.city_id = ?' : ''} ORDER BY request.id ASC`,
+};
+
+/** Every query of the `city_requests` table. */
+@Injectable()
+export class CityRequestsRepository {
+  constructor(private readonly reader: SqlReader) {}
+
+  /** Requests with that status (and type, city), oldest first. */
+  async getViews(filter: RequestFilter): Promise<CityRequestView[]> {
+    const parameters = [filter.status, ...(filter.type ? [filter.type] : []), ...(filter.cityId !== undefined ? [filter.cityId] : [])];
+    return (await this.reader.all<RequestViewRow>(SQL.views(filter), parameters)).map(toRequestView);
+  }
+
+  async getById(tx: Transaction, id: number): Promise<CityRequestRecord | undefined> {
+    return recordOf(await tx.query<RequestRow[]>(SQL.byId, [id]));
+  }
+
+  /** The pending request of that type for the city (at most one: the pending key is unique). */
+  async getPending(tx: Transaction, cityId: number, type: RequestType): Promise<CityRequestRecord | undefined> {
+    return recordOf(await tx.query<RequestRow[]>(SQL.pending, [cityId, type]));
+  }
+
+  async getPendingOfCity(tx: Transaction, cityId: number): Promise<CityRequestRecord[]> {
+    return (await tx.query<RequestRow[]>(SQL.pendingOfCity, [cityId])).map(toRequestRecord);
+  }
+
+  /** The corners of pending region requests whose bounding box meets `box` (indexed prefilter). */
+  async getPendingRegionsInBox(tx: Transaction, box: BoundingBox, except: { cityId?: number; requestId?: number }): Promise<Point[][]> {
+    const parameters = [box.maxX, box.minX, box.maxZ, box.minZ, except.cityId ?? NO_ID, except.requestId ?? NO_ID];
+    const rows = await tx.query<Array<{ changes: string }>>(SQL.pendingRegionsInBox, parameters);
+    return rows.flatMap((row) => {
+      const { corners } = changesColumn.from(row.changes);
+      return corners ? [corners] : [];
+    });
+  }
+
+  async insert(tx: Transaction, request: NewCityRequest): Promise<number> {
+    const inserted = await tx.insert(CityRequest, request);
+    return Number(inserted.identifiers[0]?.id);
+  }
+
+  async decide(tx: Transaction, id: number, decision: RequestDecision): Promise<void> {
+    await tx.update(CityRequest, { id }, { ...decision, pendingKey: null });
+  }
+}
+
+function recordOf(rows: RequestRow[]): CityRequestRecord | undefined {
+  return rows[0] ? toRequestRecord(rows[0]) : undefined;
+}
+
+function optionalNumber(value: number | string | null): number | null {
+  return value === null ? null : Number(value);
+}
+
+/** The one mapping of a whole row. */
+function toRequestRecord(row: RequestRow): CityRequestRecord {
+  return {
+    ...row,
+    id: Number(row.id),
+    cityId: Number(row.cityId),
+    changes: changesColumn.from(row.changes),
+    minX: optionalNumber(row.minX),
+    maxX: optionalNumber(row.maxX),
+    minZ: optionalNumber(row.minZ),
+    maxZ: optionalNumber(row.maxZ),
+    createdAt: dateOf(row.createdAt),
+    decidedAt: row.decidedAt === null ? null : dateOf(row.decidedAt),
+  };
+}
+
+/** The request object operators read. */
+function toRequestView(row: RequestViewRow): CityRequestView {
+  const request = toRequestRecord(row);
+  return {
+    id: request.id,
+    type: request.type,
+    status: request.status,
+    cityId: request.cityId,
+    requester: { uuid: request.requesterUuid, mcid: row.requesterMcid ?? null },
+    changes: changesView(request.changes),
+    remarks: request.remarks,
+    createdAt: isoTime(request.createdAt)!,
+    decidedAt: isoTime(request.decidedAt),
+    rejectReason: request.rejectReason,
+  };
+}

@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Transaction } from '../database/unit-of-work';
+import { DataSource, LessThan } from 'typeorm';
+import { SqlReader } from '../database/sql-reader';
+import { dateOf } from '../database/transformers';
+import { UserKey } from '../user-keys/user-key.entity';
+import { ClubAccount, ClubGroup } from './club-account.entity';
+import type { ClubSession } from './club-session';
+import { ClubToken } from './club-token.entity';
+
+/** A club token with its account and player, whatever its state; the service decides whether it is valid. */
+export interface TokenSession extends ClubSession {
+  expiresAt: Date;
+  loggedOut: boolean;
+  /** The account's newest token (issuing one supersedes the rest). */
+  current: boolean;
+}
+
+/** A stored user key, whatever its state. */
+export interface UserKeyRecord {
+  id: number;
+  playerUuid: string;
+  expiresAt: Date;
+  spent: boolean;
+}
+
+interface SessionRow {
+  tokenId: number | string;
+  expiresAt: Date | string;
+  loggedOutAt: Date | string | null;
+  accountId: number | string;
+  currentTokenId: number | string | null;
+  nickname: string | null;
+  clubgroup: ClubGroup;
+  createdAt: Date | string;
+  uuid: string;
+  mcid: string | null;
+  chatid: string | null;
+  permission: string | null;
+}
+
+interface UserKeyRow {
+  id: number | string;
+  playerUuid: string;
+  expiresAt: Date | string;
+  spentAt: Date | string | null;
+}
+
+// Every authenticated request passes here: one indexed join, no hydration.
+const SESSION_SQL = `
+  SELECT t.id AS tokenId, t.expires_at AS expiresAt, t.logged_out_at AS loggedOutAt,
+         a.id AS accountId, a.current_token_id AS currentTokenId, a.nickname AS nickname, a.clubgroup AS clubgroup,
+         a.created_at AS createdAt, p.uuid AS uuid, p.mcid AS mcid, p.chatid AS chatid, p.permission AS permission
+  FROM club_tokens t
+  JOIN club_accounts a ON a.id = t.account_id
+  JOIN players p ON p.uuid = a.player_uuid
+  WHERE t.token_hash = ?`;
+const USER_KEY_SQL = 'SELECT id, player_uuid AS playerUuid, expires_at AS expiresAt, spent_at AS spentAt FROM user_keys WHERE key_hash = ?';
+
+function toTokenSession(row: SessionRow): TokenSession {
+  return {
+    accountId: Number(row.accountId),
+    tokenId: Number(row.tokenId),
+    playerUuid: row.uuid,
+    mcid: row.mcid,
+    chatid: row.chatid,
+    permission: row.permission,
+    nickname: row.nickname,
+    clubgroup: row.clubgroup,
+    createdAt: dateOf(row.createdAt),
+    expiresAt: dateOf(row.expiresAt),
+    loggedOut: row.loggedOutAt !== null,
+    current: row.currentTokenId !== null && Number(row.currentTokenId) === Number(row.tokenId),
+  };
+}
+
+function toUserKey(row: UserKeyRow): UserKeyRecord {
+  return { id: Number(row.id), playerUuid: row.playerUuid, expiresAt: dateOf(row.expiresAt), spent: row.spentAt !== null };
+}
+
+/** Club tokens (sign-in sessions) and user keys (single-use keys from the game): both stored as hashes. */
+@Injectable()
+export class TokensRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly reader: SqlReader,
+  ) {}
+
+  /** Stores a token and makes it the account's current one (superseding the rest); returns its id. */
+  async createCurrentToken(tx: Transaction, accountId: number, tokenHash: string, issuedAt: Date, expiresAt: Date): Promise<number> {
+    const inserted = await tx.insert(ClubToken, { accountId, tokenHash, issuedAt, expiresAt, loggedOutAt: null });
+    const tokenId = inserted.identifiers[0]?.id as number;
+    await tx.update(ClubAccount, { id: accountId }, { currentTokenId: tokenId });
+    return tokenId;
+  }
+
+  async deleteTokensExpiredBefore(tx: Transaction, accountId: number, before: Date): Promise<void> {
+    await tx.delete(ClubToken, { accountId, expiresAt: LessThan(before) });
+  }
+
+  async getSession(tokenHash: string): Promise<TokenSession | null> {
+    const row = await this.reader.one<SessionRow>(SESSION_SQL, [tokenHash]);
+    return row ? toTokenSession(row) : null;
+  }
+
+  async logOut(tokenId: number, at: Date): Promise<void> {
+    await this.dataSource.manager.update(ClubToken, { id: tokenId }, { loggedOutAt: at });
+  }
+
+  /** Replaces a player's user key (one per player). */
+  async replaceUserKey(tx: Transaction, playerUuid: string, keyHash: string, createdAt: Date, expiresAt: Date): Promise<void> {
+    await tx.delete(UserKey, { playerUuid });
+    await tx.insert(UserKey, { playerUuid, keyHash, createdAt, expiresAt, spentAt: null });
+  }
+
+  async getUserKey(keyHash: string): Promise<UserKeyRecord | null> {
+    const row = await this.reader.one<UserKeyRow>(USER_KEY_SQL, [keyHash]);
+    return row ? toUserKey(row) : null;
+  }
+
+  /** Spends an unspent, unexpired key; false when another request spent it first (or it expired). */
+  async spendUserKey(tx: Transaction, id: number, now: Date): Promise<boolean> {
+    const result = await tx
+      .createQueryBuilder()
+      .update(UserKey)
+      .set({ spentAt: now })
+      .where('id = :id AND spent_at IS NULL AND expires_at > :now', { id, now })
+      .execute();
+    return result.affected === 1;
+  }
+}

@@ -1,0 +1,304 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Transaction } from '../database/unit-of-work';
+import { DataSource, In } from 'typeorm';
+import type { PlayerIdentifier } from '../common/identifiers';
+import { datetimeParameter, executeCountingRows, insertIgnore, isMysql } from '../database/affected-rows';
+import { SqlReader } from '../database/sql-reader';
+import { dateOf, isoTime } from '../database/transformers';
+import { Achievement } from '../users/achievement.entity';
+import type { LoginInput, PlayerLoginSummary } from '../users/login-batch';
+import { Player } from './player.entity';
+
+/** A player as every read returns it: a plain object with the entity's fields (not a managed entity). */
+export type PlayerRecord = Player;
+
+/** What a city list shows of an owner; compared before and after a write to tell a real change. */
+export interface OwnerNames {
+  uuid: string;
+  mcid: string | null;
+  chatid: string | null;
+}
+
+export interface AchievementDefinition {
+  id: number;
+  title: string;
+  description: string;
+  hidden: boolean;
+}
+
+export interface UnlockInput {
+  uuid: string;
+  achievementId: number;
+  unlockedAt: Date;
+}
+
+/** The achievement object of contract 4. */
+export interface AchievementView {
+  id: number;
+  title: string;
+  description: string;
+  hidden: boolean;
+  unlockedAt: string;
+}
+
+/** A `players` row as the reads select it: raw driver values (DATETIME as text on SQLite, Date on MySQL). */
+interface PlayerRow {
+  uuid: string;
+  mcid: string | null;
+  mcidKey: string | null;
+  chatid: string | null;
+  permission: string | null;
+  firstLogin: Date | string | null;
+  lastLogin: Date | string | null;
+  createdAt: Date | string;
+}
+
+interface UnlockedRow {
+  id: number | string;
+  title: string;
+  description: string;
+  hidden: number | boolean | string;
+  unlockedAt: Date | string;
+}
+
+const PLAYER = `SELECT uuid, mcid, mcid_key AS mcidKey, chatid, permission, first_login AS firstLogin, last_login AS lastLogin, created_at AS createdAt FROM players`;
+const BY_UUID_SQL = `${PLAYER} WHERE uuid = ?`;
+const BY_MCID_SQL = `${PLAYER} WHERE mcid_key = ? ORDER BY last_login DESC, created_at DESC LIMIT 1`;
+// `/users` lookups: only players seen at or after the cutoff. The uuid is the primary key and the chat id unique;
+// the game id is served by IDX_players_mcid_key_last_login (one index seek, newest first).
+const LOGGED_IN_SQL: Record<PlayerIdentifier['kind'], string> = {
+  uuid: `${PLAYER} WHERE uuid = ? AND last_login >= ? LIMIT 1`,
+  chatid: `${PLAYER} WHERE chatid = ? AND last_login >= ? LIMIT 1`,
+  mcid: `${PLAYER} WHERE mcid_key = ? AND last_login >= ? ORDER BY last_login DESC LIMIT 1`,
+};
+const CHAT_HOLDER_SQL = 'SELECT uuid FROM players WHERE chatid = ?';
+const FIRST_LOGIN_SINCE_SQL = 'SELECT MIN(logged_in_at) AS loggedInAt FROM login_records WHERE player_uuid = ? AND logged_in_at >= ?';
+// Served by UQ_achievement_unlocks_player_achievement (a player's few unlocks, sorted after the seek).
+const UNLOCKED_SQL =
+  'SELECT unlocked.achievement_id AS id, definition.title, definition.description, definition.hidden, unlocked.unlocked_at AS unlockedAt ' +
+  'FROM achievement_unlocks unlocked INNER JOIN achievements definition ON definition.id = unlocked.achievement_id ' +
+  'WHERE unlocked.player_uuid = ? ORDER BY unlocked.unlocked_at ASC, unlocked.achievement_id ASC';
+const ACHIEVEMENT_TOTAL_SQL = 'SELECT COUNT(*) AS total FROM achievements';
+
+/** Rows per upsert statement: 7 parameters each stays far below SQLite's and MySQL's placeholder limits. */
+const UPSERT_CHUNK = 500;
+/** Rows per login-record INSERT (4 parameters each): within SQLite's placeholder limit at any import batch size. */
+const INSERT_CHUNK = 1000;
+
+/** The one mapping of a `players` row. */
+function toPlayer(row: PlayerRow | undefined): PlayerRecord | null {
+  if (!row) {
+    return null;
+  }
+  return {
+    uuid: row.uuid,
+    mcid: row.mcid,
+    mcidKey: row.mcidKey,
+    chatid: row.chatid,
+    permission: row.permission,
+    firstLogin: row.firstLogin === null ? null : dateOf(row.firstLogin),
+    lastLogin: row.lastLogin === null ? null : dateOf(row.lastLogin),
+    createdAt: dateOf(row.createdAt),
+  };
+}
+
+function toAchievementView(row: UnlockedRow): AchievementView {
+  return {
+    id: Number(row.id),
+    title: row.title,
+    description: row.description,
+    // SQLite and MySQL hand booleans back as 0/1.
+    hidden: row.hidden === true || Number(row.hidden) === 1,
+    unlockedAt: isoTime(row.unlockedAt)!,
+  };
+}
+
+function placeholders(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) {
+    result.push(items.slice(start, start + size));
+  }
+  return result;
+}
+
+/**
+ * Every query of the player aggregate: players, their login records, chat links and achievements.
+ * Hot reads go through SqlReader's prepared statements (committed data only); `tx` methods run
+ * inside the caller's UnitOfWork transaction.
+ */
+@Injectable()
+export class PlayersRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly reader: SqlReader,
+  ) {}
+
+  async getByUuid(uuid: string): Promise<PlayerRecord | null> {
+    return toPlayer(await this.reader.one<PlayerRow>(BY_UUID_SQL, [uuid]));
+  }
+
+  /** Of every player whose latest name is `mcidKey` (lower case), the one seen last. */
+  async getByMcid(mcidKey: string): Promise<PlayerRecord | null> {
+    return toPlayer(await this.reader.one<PlayerRow>(BY_MCID_SQL, [mcidKey]));
+  }
+
+  /** A player seen at or after `since`, by uuid, chat id or game id (lower case). */
+  async getLoggedIn(kind: PlayerIdentifier['kind'], value: string, since: Date): Promise<PlayerRecord | null> {
+    return toPlayer(await this.reader.one<PlayerRow>(LOGGED_IN_SQL[kind], [value, datetimeParameter(this.dataSource.manager, since)]));
+  }
+
+  /** The player as the transaction sees it (its own uncommitted writes included). */
+  async getInTransaction(tx: Transaction, uuid: string): Promise<PlayerRecord | null> {
+    const rows = await tx.query<PlayerRow[]>(BY_UUID_SQL, [uuid]);
+    return toPlayer(rows[0]);
+  }
+
+  /** Inserts a player not seen before; false when the row already exists. */
+  async createIfAbsent(tx: Transaction, uuid: string, mcid: string, createdAt: Date): Promise<boolean> {
+    const inserted = await executeCountingRows(
+      tx,
+      `${insertIgnore(tx)} INTO players (uuid, mcid, mcid_key, created_at) VALUES (?, ?, ?, ?)`,
+      [uuid, mcid, mcid.toLowerCase(), datetimeParameter(tx, createdAt)],
+    );
+    return inserted > 0;
+  }
+
+  async rename(tx: Transaction, uuid: string, mcid: string): Promise<void> {
+    await tx.update(Player, { uuid }, { mcid, mcidKey: mcid.toLowerCase() });
+  }
+
+  /** The player holding a chat id, if any. */
+  async getChatHolder(tx: Transaction, chatid: string): Promise<string | null> {
+    const rows = await tx.query<Array<{ uuid: string }>>(CHAT_HOLDER_SQL, [chatid]);
+    return rows[0]?.uuid ?? null;
+  }
+
+  async setChatid(tx: Transaction, uuid: string, chatid: string | null): Promise<void> {
+    await tx.update(Player, { uuid }, { chatid });
+  }
+
+  /**
+   * The names of those of `uuids` that own a city (any state), read inside the transaction. On
+   * MySQL the rows are locked, so a concurrent batch cannot change them between this read and
+   * the caller's write, and the caller's before/after comparison is exact.
+   */
+  async getOwnerNames(tx: Transaction, uuids: readonly string[]): Promise<OwnerNames[]> {
+    const lock = isMysql(tx) ? ' FOR UPDATE' : '';
+    const sorted = [...new Set(uuids)].sort();
+    const result: OwnerNames[] = [];
+    for (const chunk of chunks(sorted, UPSERT_CHUNK)) {
+      const rows = await tx.query<OwnerNames[]>(
+        `SELECT p.uuid AS uuid, p.mcid AS mcid, p.chatid AS chatid FROM players p WHERE p.uuid IN (${placeholders(chunk.length)}) ` +
+          `AND EXISTS (SELECT 1 FROM cities c WHERE c.owner_uuid = p.uuid) ORDER BY p.uuid${lock}`,
+        chunk,
+      );
+      result.push(...rows.map((row) => ({ uuid: row.uuid, mcid: row.mcid, chatid: row.chatid })));
+    }
+    return result;
+  }
+
+  /**
+   * Keeps `players` in step with newly stored login records: one multi-row upsert per chunk. The
+   * update half is conditional (earlier first login; name, permission and last login only from a
+   * strictly later login), so batches that touch one player commute: any order, any concurrency,
+   * the same result.
+   */
+  async upsertFromLogins(tx: Transaction, summaries: readonly PlayerLoginSummary[]): Promise<void> {
+    // MySQL evaluates SET left to right, so last_login comes last: the conditions before it must see the old value.
+    const later = (incoming: string): string => `players.last_login IS NULL OR players.last_login < ${incoming}`;
+    const upsert = isMysql(tx)
+      ? `ON DUPLICATE KEY UPDATE
+           first_login = IF(players.first_login IS NULL OR players.first_login > VALUES(first_login), VALUES(first_login), players.first_login),
+           mcid = IF(${later('VALUES(last_login)')}, VALUES(mcid), players.mcid),
+           mcid_key = IF(${later('VALUES(last_login)')}, VALUES(mcid_key), players.mcid_key),
+           permission = IF(${later('VALUES(last_login)')}, VALUES(permission), players.permission),
+           last_login = IF(${later('VALUES(last_login)')}, VALUES(last_login), players.last_login)`
+      : `ON CONFLICT (uuid) DO UPDATE SET
+           first_login = CASE WHEN players.first_login IS NULL OR players.first_login > excluded.first_login THEN excluded.first_login ELSE players.first_login END,
+           mcid = CASE WHEN ${later('excluded.last_login')} THEN excluded.mcid ELSE players.mcid END,
+           mcid_key = CASE WHEN ${later('excluded.last_login')} THEN excluded.mcid_key ELSE players.mcid_key END,
+           permission = CASE WHEN ${later('excluded.last_login')} THEN excluded.permission ELSE players.permission END,
+           last_login = CASE WHEN ${later('excluded.last_login')} THEN excluded.last_login ELSE players.last_login END`;
+    const now = datetimeParameter(tx, new Date());
+    // Sorted, so concurrent batches lock shared rows in one order (no deadlock on MySQL).
+    const sorted = [...summaries].sort((a, b) => (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
+    for (const chunk of chunks(sorted, UPSERT_CHUNK)) {
+      await tx.query(
+        `INSERT INTO players (uuid, mcid, mcid_key, permission, first_login, last_login, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')} ${upsert}`,
+        chunk.flatMap((summary) => [
+          summary.uuid,
+          summary.latest.mcid,
+          summary.latest.mcid.toLowerCase(),
+          summary.latest.permission,
+          datetimeParameter(tx, summary.firstLogin),
+          datetimeParameter(tx, summary.latest.loggedInAt),
+          now,
+        ]),
+      );
+    }
+  }
+
+  /** Stores login records, skipping exact repeats (same player and time); returns how many were new. */
+  async insertLogins(tx: Transaction, records: readonly LoginInput[]): Promise<number> {
+    let inserted = 0;
+    for (const chunk of chunks(records, INSERT_CHUNK)) {
+      inserted += await executeCountingRows(
+        tx,
+        `${insertIgnore(tx)} INTO login_records (player_uuid, mcid, logged_in_at, permission) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap((record) => [record.uuid, record.mcid, datetimeParameter(tx, record.loggedInAt), record.permission]),
+      );
+    }
+    return inserted;
+  }
+
+  /** The first login at or after `since`. */
+  async getFirstLoginSince(uuid: string, since: Date): Promise<Date | null> {
+    const row = await this.reader.one<{ loggedInAt: Date | string | null }>(FIRST_LOGIN_SINCE_SQL, [uuid, datetimeParameter(this.dataSource.manager, since)]);
+    return row?.loggedInAt ? dateOf(row.loggedInAt) : null;
+  }
+
+  /** Which of `ids` are defined achievements. */
+  async getDefinedAchievementIds(tx: Transaction, ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) {
+      return new Set();
+    }
+    const rows = await tx.find(Achievement, { select: { id: true }, where: { id: In([...ids]) } });
+    return new Set(rows.map((row) => row.id));
+  }
+
+  async insertAchievements(tx: Transaction, definitions: readonly AchievementDefinition[], now: Date): Promise<void> {
+    if (definitions.length > 0) {
+      await tx.insert(
+        Achievement,
+        definitions.map((definition) => ({ ...definition, createdAt: now, updatedAt: now })),
+      );
+    }
+  }
+
+  async updateAchievement(tx: Transaction, definition: AchievementDefinition, now: Date): Promise<void> {
+    await tx.update(Achievement, { id: definition.id }, { title: definition.title, description: definition.description, hidden: definition.hidden, updatedAt: now });
+  }
+
+  /** Stores unlocks, skipping repeats (same player and achievement); returns how many were new. */
+  async insertUnlocks(tx: Transaction, items: readonly UnlockInput[], now: Date): Promise<number> {
+    return executeCountingRows(
+      tx,
+      `${insertIgnore(tx)} INTO achievement_unlocks (player_uuid, achievement_id, unlocked_at, created_at) VALUES ${items.map(() => '(?, ?, ?, ?)').join(', ')}`,
+      items.flatMap((item) => [item.uuid.toLowerCase(), item.achievementId, datetimeParameter(tx, item.unlockedAt), datetimeParameter(tx, now)]),
+    );
+  }
+
+  /** A player's unlocked achievements, oldest first. */
+  async getUnlocked(uuid: string): Promise<AchievementView[]> {
+    return (await this.reader.all<UnlockedRow>(UNLOCKED_SQL, [uuid])).map(toAchievementView);
+  }
+
+  async countAchievements(): Promise<number> {
+    return Number((await this.reader.one<{ total: number | string }>(ACHIEVEMENT_TOTAL_SQL))?.total ?? 0);
+  }
+}
