@@ -83,6 +83,11 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     genReqId: () => randomUUID(),
     requestIdHeader: 'x-request-id',
     bodyLimit: SMALL_BODY_LIMIT,
+    // While draining (SIGTERM), a request that still arrives on an open keep-alive connection
+    // (a load balancer's pooled connection) is served, with `Connection: close`, instead of
+    // Fastify's default bare 503: a balancer does not retry a 503 for a POST, so the client
+    // would see an error although another replica (or this one) could have answered it.
+    return503OnClosing: false,
     rewriteUrl: (request: { url?: string }) => stripVersionPrefix(request.url ?? '/'),
     trustProxy: trustProxySetting(config.TRUST_PROXY),
     // Bad URLs, over-long path parameters and oversized headers also answer in the envelope.
