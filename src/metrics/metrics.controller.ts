@@ -1,5 +1,5 @@
 import { Controller, Get, Header, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/openapi/api-docs.decorators';
 import { MetricsAccessGuard } from './metrics-access.guard';
 import { MetricsService } from './metrics.service';
@@ -21,7 +21,6 @@ export class MetricsController {
       'loopback clients only, and never through a proxy. Scrape each instance directly.',
   })
   @ApiSecurity('metrics-token')
-  @ApiProduces('text/plain')
   @ApiResponse({ status: 200, description: 'Prometheus text exposition format 0.0.4.', content: { 'text/plain': { schema: { type: 'string' } } } })
   @ApiErrors([401, 'METRICS_TOKEN is set and the bearer token is missing or wrong.'], [403, 'No METRICS_TOKEN and the client is not a direct loopback client.'])
   scrape(): Promise<string> {
