@@ -5,7 +5,8 @@ import { RequestMetrics } from './request-metrics';
 export type DatabaseErrorKind = 'unavailable' | 'deadlock' | 'query';
 export type RateLimitName = 'requests' | 'sign-in';
 export type BanlistRunOutcome = 'finished' | 'skipped' | 'failed';
-export type WebhookDeliveryOutcome = 'delivered' | 'retry' | 'failed';
+/** The events module's DeliveryOutcome: a 2xx, a failed attempt to retry, given up, or Discord's 429 (not an attempt). */
+export type WebhookDeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'rate_limited';
 
 /**
  * Every metric of `GET /metrics` (contract 13.8), in one registry per application (not
@@ -51,10 +52,10 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  /** Webhook delivery attempts: delivered (2xx), retry (failed, will be tried again), failed (given up). */
+  /** Webhook delivery attempts: delivered (2xx), retry (failed, tried again later), failed (given up), rate_limited (Discord's 429). */
   readonly webhookDeliveries = new Counter({
     name: 'webhook_deliveries_total',
-    help: 'Webhook delivery attempts, by outcome (delivered, retry, failed).',
+    help: 'Webhook delivery attempts, by outcome (delivered, retry, failed, rate_limited).',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
@@ -66,7 +67,7 @@ export class MetricsService {
     (['unavailable', 'deadlock', 'query'] satisfies DatabaseErrorKind[]).forEach((kind) => this.databaseErrors.inc({ kind }, 0));
     (['requests', 'sign-in'] satisfies RateLimitName[]).forEach((limit) => this.rateLimitRefusals.inc({ limit }, 0));
     (['finished', 'skipped', 'failed'] satisfies BanlistRunOutcome[]).forEach((outcome) => this.banlistRuns.inc({ outcome }, 0));
-    (['delivered', 'retry', 'failed'] satisfies WebhookDeliveryOutcome[]).forEach((outcome) => this.webhookDeliveries.inc({ outcome }, 0));
+    (['delivered', 'retry', 'failed', 'rate_limited'] satisfies WebhookDeliveryOutcome[]).forEach((outcome) => this.webhookDeliveries.inc({ outcome }, 0));
   }
 
   /** The process's own metrics (CPU, memory, event loop, GC); the HTTP server turns them on, the CLI does not. */
