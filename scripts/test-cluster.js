@@ -580,11 +580,13 @@ async function main() {
     }
   });
 
-  await check('the per-address limit (600 a minute) is shared by the replicas', async () => {
+  await check('the per-address limit (600 a minute) is shared by the replicas, and a forged X-Forwarded-For does not escape it', async () => {
     const from = clientAddress(1, 1);
     const results = [];
     for (let batch = 0; batch < 31; batch += 1) {
-      results.push(...(await Promise.all(Array.from({ length: 20 }, () => request('GET', '/health', { from })))));
+      // Every other request claims another address: the balancer replaces the header.
+      const forged = (index) => (index % 2 === 0 ? {} : { 'x-forwarded-for': `203.0.113.${batch}` });
+      results.push(...(await Promise.all(Array.from({ length: 20 }, (_, index) => request('GET', '/health', { from, headers: forged(index) })))));
     }
     const passed = results.filter((result) => result.status === 200).length;
     const refused = results.filter((result) => result.status === 429).length;
