@@ -64,7 +64,7 @@ describe('cities: edit workflow and concurrency (e2e)', () => {
       const { cityId } = await ownedCity(owner);
       const result = await edit(cityId, owner.usertoken, { summary: 'New summary', cityName: '  Renamed Town  ', remarks: 'typo' });
       expect(result.status).toBe(200);
-      expect(result.body).toEqual({ status: true, code: 200, version: 'test-build', requestId: expect.any(Number), requestStatus: 'pending' });
+      expect(result.body).toEqual({ status: true, code: 200, version: 'test-build', requestId: expect.any(Number), request_id: result.body.requestId, requestStatus: 'pending' });
       expect(await city(cityId)).toMatchObject({ summary: 'Original summary' });
       const requests = await app.get('/cities/requests', { query: { cityId }, ...asOperator });
       expect(requests.body.data).toEqual([

@@ -74,6 +74,7 @@ describe('cities (e2e)', () => {
         code: 201,
         version: 'test-build',
         requestId: expect.any(Number),
+        request_id: result.body.requestId,
         cityId: expect.any(Number),
         requestStatus: 'pending',
       });
@@ -314,6 +315,7 @@ describe('cities (e2e)', () => {
         nameKana: fields.cityNameKana,
         summary: 'A test city',
         origin: 'Named in a test',
+        regionName: null,
         corners: [
           { id: 1, x: '-100', z: '200' },
           { id: 2, x: '-100', z: '300' },
@@ -326,6 +328,14 @@ describe('cities (e2e)', () => {
         owner: { uuid: city.player.uuid, mcid: city.player.mcid, chatid: null },
         createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
         updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        // Contract 13.2: the earlier service's flat names, on the single-city reads.
+        uuid: city.player.uuid,
+        mcid: city.player.mcid,
+        discordid: null,
+        namekana: fields.cityNameKana,
+        name_origin: 'Named in a test',
+        regionname: null,
+        blocknum: 10201,
       });
     });
 
@@ -509,11 +519,13 @@ describe('cities (e2e)', () => {
           type: 'create',
           status: 'pending',
           cityId,
+          city: { id: cityId, name: expect.any(String) },
           requester: { uuid: player.uuid, mcid: player.mcid },
           changes: expect.objectContaining({ cityName: expect.any(String), corners: expect.arrayContaining([{ id: 1, x: expect.any(String), z: '0' }]), count: 100 }),
           remarks: 'please',
           createdAt: expect.any(String),
           decidedAt: null,
+          decidedBy: null,
           rejectReason: null,
         },
       ]);
@@ -549,8 +561,20 @@ describe('cities (e2e)', () => {
   });
 
   it('describes every cities endpoint in the OpenAPI document', async () => {
-    const document = await app.get<{ paths: Record<string, Record<string, unknown>> }>('/docs/openapi.json');
+    const document = await app.get<{ paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, { properties?: Record<string, unknown> }> } }>(
+      '/docs/openapi.json',
+    );
     expect(document.status).toBe(200);
+    // The second release's fields (13.2–13.5) are documented, and every schema a oneOf names exists.
+    const { schemas } = document.body.components;
+    expect(Object.keys(schemas.CityDoc.properties!)).toContain('regionName');
+    expect(Object.keys(schemas.SingleCityDoc?.properties ?? {})).toEqual(expect.arrayContaining(['uuid', 'mcid', 'discordid', 'namekana', 'name_origin', 'regionname', 'blocknum']));
+    expect(Object.keys(schemas.CityRequestDoc.properties!)).toEqual(expect.arrayContaining(['city', 'decidedBy']));
+    expect(Object.keys(schemas.CreateCityResponseDoc.properties!)).toContain('request_id');
+    expect(Object.keys(schemas.CityRequestListResponseDoc.properties!)).toContain('next');
+    for (const reference of document.text.matchAll(/"#\/components\/schemas\/([A-Za-z]+)"/g)) {
+      expect(schemas).toHaveProperty([reference[1]]);
+    }
     const operations = Object.entries(document.body.paths)
       .filter(([path]) => path.startsWith('/cities'))
       .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`))
@@ -559,6 +583,8 @@ describe('cities (e2e)', () => {
       [
         'GET /cities',
         'GET /cities/requests',
+        'GET /cities/requests/{requestId}/conflicts',
+        'POST /cities/requests/{requestId}/withdraw',
         'POST /cities/create',
         'POST /cities/approval/{type}/{cityId}',
         'POST /cities/reject/{type}/{requestId}',

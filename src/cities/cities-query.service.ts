@@ -2,13 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { msg } from '../common/errors/messages';
 import { ApiError } from '../common/errors/api-error';
 import { EncodedJson } from '../common/http/encoded-json';
+import { UnitOfWork } from '../database/unit-of-work';
 import { CitiesListCache } from './cities-list.cache';
 import { CitiesRepository } from './cities.repository';
 import { CityAuditRepository } from './city-audit.repository';
 import { nameKey } from './city-name';
 import { CityRequestsRepository } from './city-requests.repository';
 import type { RequestStatus, RequestType } from './city-request.entity';
-import type { CityRequestView, CityView, HistoryEntryView } from './city.view';
+import { Conflict, CityRulesService } from './city-rules.service';
+import { CityRequestView, CityView, HistoryEntryView, LegacyCityFields, withLegacyFields } from './city.view';
+import type { Page, PageQuery } from './page';
 
 export interface RequestQuery {
   status?: RequestStatus;
@@ -24,6 +27,8 @@ export class CitiesQueryService {
     private readonly requests: CityRequestsRepository,
     private readonly audit: CityAuditRepository,
     private readonly listCache: CitiesListCache,
+    private readonly rules: CityRulesService,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   /** The whole `GET /cities` response, from the cache while no city or player changed. */
@@ -31,13 +36,13 @@ export class CitiesQueryService {
     return this.listCache.get(() => this.cities.getAll());
   }
 
-  /** `?id=` and/or `?name=` (exact after NFKC, case-insensitive): one city or 404. */
-  async findOne({ id, name }: { id?: number; name?: string }): Promise<CityView> {
+  /** `?id=` and/or `?name=` (exact after NFKC, case-insensitive): one city or 404, with the earlier service's flat names (13.2). */
+  async findOne({ id, name }: { id?: number; name?: string }): Promise<CityView & LegacyCityFields> {
     const city = await this.lookUp(id, name === undefined ? undefined : nameKey(name));
     if (!city) {
       throw ApiError.notFound('cities.noMatch');
     }
-    return city;
+    return withLegacyFields(city);
   }
 
   private lookUp(id: number | undefined, key: string | undefined): Promise<CityView | undefined> {
@@ -51,15 +56,32 @@ export class CitiesQueryService {
     return this.cities.getByOwner(uuid.toLowerCase());
   }
 
-  listRequests(query: RequestQuery): Promise<CityRequestView[]> {
-    return this.requests.getViews({ ...query, status: query.status ?? 'pending' });
+  listRequests(query: RequestQuery, page: PageQuery): Promise<Page<CityRequestView>> {
+    return this.requests.getViews({ ...query, status: query.status ?? 'pending' }, page);
+  }
+
+  /** Contract 13.3: the requests a player filed, every status. */
+  requestsOf(playerUuid: string, page: PageQuery): Promise<Page<CityRequestView>> {
+    return this.requests.getViewsByRequester(playerUuid, page);
   }
 
   /** The audit trail of any city that ever existed (pending, rejected and deleted ones included: operators ask). */
-  async history(cityId: number): Promise<HistoryEntryView[]> {
+  async history(cityId: number, page: PageQuery): Promise<Page<HistoryEntryView>> {
     if (!(await this.cities.exists(cityId))) {
       throw ApiError.notFound(msg('cities.noCity', { id: cityId }));
     }
-    return this.audit.getByCity(cityId);
+    return this.audit.getByCity(cityId, page);
+  }
+
+  /** Contract 13.5: what approving the pending request now would run into (the rules approval applies). */
+  conflicts(requestId: number): Promise<Conflict[]> {
+    return this.unitOfWork.transaction(async (tx) => {
+      const request = await this.requests.getById(tx, requestId);
+      const city = request?.status === 'pending' ? await this.cities.getRecord(tx, request.cityId) : undefined;
+      if (!request || !city) {
+        throw ApiError.notFound(msg('cities.noPendingRequestId', { requestId }));
+      }
+      return this.rules.requestConflicts(tx, request.type, city, request.changes, request.id);
+    });
   }
 }

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Patch, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiExcludeEndpoint, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiExtraModels, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AuthCaller, type Caller, ClubAuth, OperatorAuth, Session } from '../auth/auth.decorators';
 import type { ClubSession } from '../club/club-session';
 import { ApiError } from '../common/errors/api-error';
@@ -14,14 +14,17 @@ import { CityCreateService, CreateCityResult } from './city-create.service';
 import { Credentials, type RequestCredentials } from './city-credentials';
 import { CityDecisionsService } from './city-decisions.service';
 import { CityEditService, EditResult } from './city-edit.service';
-import type { CityRequestView, CityView, HistoryEntryView } from './city.view';
+import type { CityRequestView, CityView, HistoryEntryView, LegacyCityFields } from './city.view';
 import {
+  CityDoc,
   CityHistoryResponseDoc,
+  ConflictListResponseDoc,
   CityListResponseDoc,
   CityPathResponseDoc,
   CityRequestListResponseDoc,
   CreateCityResponseDoc,
   EditCityResponseDoc,
+  SingleCityDoc,
 } from './dto/city-responses.dto';
 import {
   ApprovalDto,
@@ -32,8 +35,14 @@ import {
   FindCitiesDto,
   FindCityByPathDto,
   ListRequestsDto,
+  PageDto,
   RejectDto,
+  RequestIdDto,
 } from './dto/city.dto';
+import { Page, pageQuery } from './page';
+import type { Conflict } from './city-rules.service';
+
+const REQUEST_ID_PARAM = { name: 'requestId', description: 'Request id.', schema: { type: 'integer' as const, minimum: 1 } };
 
 const operatorErrors: Array<[number, string]> = [
   [401, 'No credential, or an unknown API key or user token.'],
@@ -41,6 +50,8 @@ const operatorErrors: Array<[number, string]> = [
 ];
 
 @ApiTags('cities')
+// Referenced by oneOf in the response documents, so registered here.
+@ApiExtraModels(CityDoc, SingleCityDoc)
 @Controller('cities')
 export class CitiesController {
   constructor(
@@ -68,13 +79,35 @@ export class CitiesController {
 
   @Get('requests')
   @OperatorAuth()
-  @ApiOperation({ summary: 'City requests, for operator tooling (default: pending)' })
+  @ApiOperation({ summary: 'City requests, for operator tooling (default: pending), paged by id' })
   @ApiInput(ListRequestsDto, 'query')
   @ApiEnvelope(200, 'The requests, ordered by id.', CityRequestListResponseDoc)
-  @ApiErrors([400, 'Invalid filter.'], ...operatorErrors)
-  async requests(@Input() input: ListRequestsDto): Promise<{ data: CityRequestView[] }> {
+  @ApiErrors([400, 'Invalid filter, limit or after.'], ...operatorErrors)
+  requests(@Input() input: ListRequestsDto): Promise<Page<CityRequestView>> {
     const cityId = input.cityId !== undefined ? Number(input.cityId) : undefined;
-    return { data: await this.queries.listRequests({ status: input.status, type: input.type, cityId }) };
+    return this.queries.listRequests({ status: input.status, type: input.type, cityId }, pageQuery(input));
+  }
+
+  @Get('requests/:requestId/conflicts')
+  @OperatorAuth()
+  @ApiOperation({ summary: 'What approving a pending request now would run into (names, kana, region name, region)' })
+  @ApiParam(REQUEST_ID_PARAM)
+  @ApiEnvelope(200, 'The conflicts; empty when the request could be approved now.', ConflictListResponseDoc)
+  @ApiErrors([400, 'Invalid request id.'], ...operatorErrors, [404, 'No pending request with that id.'])
+  async conflicts(@Input() input: RequestIdDto): Promise<{ data: Conflict[] }> {
+    return { data: await this.queries.conflicts(Number(input.requestId)) };
+  }
+
+  @Post('requests/:requestId/withdraw')
+  @HttpCode(200)
+  @ClubAuth()
+  @ApiOperation({ summary: 'Withdraw your own pending request', description: 'It becomes rejected with rejectReason "withdrawn"; a withdrawn create frees its name and region.' })
+  @ApiParam(REQUEST_ID_PARAM)
+  @ApiEnvelope(200, 'Withdrawn.')
+  @ApiErrors([400, 'Invalid request id.'], [403, 'The request was filed by another player.'], [404, 'No such request, or it is no longer pending.'])
+  async withdraw(@Input() input: RequestIdDto, @Session() session: ClubSession): Promise<Record<string, never>> {
+    await this.decisions.withdraw(Number(input.requestId), session);
+    return {};
   }
 
   @Post('create')
@@ -140,11 +173,13 @@ export class CitiesController {
 
   @Get(':id/history')
   @OperatorAuth()
-  @ApiOperation({ summary: "A city's audit trail: every state change, oldest first" })
+  @ApiOperation({ summary: "A city's audit trail: every state change, oldest first, paged by id" })
+  @ApiParam({ name: 'id', description: 'City id (any state: pending, rejected and deleted cities keep their trail).', schema: { type: 'integer', minimum: 1 } })
+  @ApiInput(PageDto, 'query')
   @ApiEnvelope(200, 'The trail.', CityHistoryResponseDoc)
-  @ApiErrors([400, 'Invalid id.'], ...operatorErrors, [404, 'No such city.'])
-  async history(@Input() input: CityHistoryDto): Promise<{ data: HistoryEntryView[] }> {
-    return { data: await this.queries.history(Number(input.id)) };
+  @ApiErrors([400, 'Invalid id, limit or after.'], ...operatorErrors, [404, 'No such city.'])
+  history(@Input() input: CityHistoryDto): Promise<Page<HistoryEntryView>> {
+    return this.queries.history(Number(input.id), pageQuery(input));
   }
 
   @Get('create')
@@ -157,7 +192,7 @@ export class CitiesController {
   @ApiOperation({ summary: 'A city by id (digits), or the cities of an administrator (uuid)', description: 'A query id or name wins over the path.' })
   @ApiEnvelope(200, 'One city for an id; an array (possibly empty) for a uuid.', CityPathResponseDoc)
   @ApiErrors([400, 'Neither a city id nor a uuid.'], [404, 'No registered city with that id.'])
-  async findByPath(@Input() input: FindCityByPathDto): Promise<{ data: CityView | CityView[] }> {
+  async findByPath(@Input() input: FindCityByPathDto): Promise<{ data: (CityView & LegacyCityFields) | CityView[] }> {
     if (UUID_PATTERN.test(input.id)) {
       return { data: await this.queries.byOwner(input.id) };
     }

@@ -13,10 +13,11 @@ import { CityDecisionsService } from './city-decisions.service';
 import { CityEditService } from './city-edit.service';
 import { CityRequestsRepository } from './city-requests.repository';
 import { CityRulesService } from './city-rules.service';
+import { ClubRequestsController } from './club-requests.controller';
 
 @Module({
   imports: [ApiKeysModule, ClubTokensModule, UserKeysModule],
-  controllers: [CitiesController],
+  controllers: [CitiesController, ClubRequestsController],
   providers: [
     CitiesRepository,
     CityRequestsRepository,

@@ -6,6 +6,7 @@ const row: CityViewRow = {
   nameKana: 'ちゅうおう',
   summary: null,
   origin: 'o',
+  regionName: 'chuo',
   corners: '[[-100,200],[0,200],[0,300]]',
   blockCount: 10201,
   reason: null,
@@ -26,6 +27,7 @@ describe(toCityView.name, () => {
         nameKana: 'ちゅうおう',
         summary: null,
         origin: 'o',
+        regionName: 'chuo',
         corners: [
           { id: 1, x: '-100', z: '200' },
           { id: 2, x: '0', z: '200' },

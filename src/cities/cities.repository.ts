@@ -13,8 +13,15 @@ export type CityRecord = Omit<City, 'owner'>;
 /** What a new city row holds; the id comes from the database. */
 export type NewCity = Omit<CityRecord, 'id'>;
 
-/** The name columns the uniqueness rules read: `name_key` (cityName) or `kana_key` (cityNameKana). */
-export type NameColumn = 'name_key' | 'kana_key';
+/** A region some city claims (its own, or a pending region request of it), with the city's name. */
+export interface RegionClaim {
+  cityId: number;
+  name: string;
+  corners: Point[];
+}
+
+/** The key columns the uniqueness rules read: cityName, cityNameKana, regionName. */
+export type NameColumn = 'name_key' | 'kana_key' | 'region_key';
 
 /** A registered city with its owner's current names, as the hot reads select it. */
 export interface CityViewRow {
@@ -23,6 +30,7 @@ export interface CityViewRow {
   nameKana: string;
   summary: string | null;
   origin: string | null;
+  regionName: string | null;
   corners: string;
   blockCount: number | string;
   reason: string | null;
@@ -48,7 +56,7 @@ type CityRecordRow = Omit<CityRecord, 'id' | 'corners' | 'blockCount' | 'minX' |
 };
 
 const VIEW_COLUMNS =
-  'city.id, city.name, city.name_kana AS nameKana, city.summary, city.origin, city.corners, city.block_count AS blockCount, ' +
+  'city.id, city.name, city.name_kana AS nameKana, city.summary, city.origin, city.region_name AS regionName, city.corners, city.block_count AS blockCount, ' +
   'city.reason, city.remarks, city.owner_uuid AS ownerUuid, player.mcid AS ownerMcid, player.chatid AS ownerChatid, ' +
   'city.created_at AS createdAt, city.updated_at AS updatedAt';
 
@@ -57,7 +65,7 @@ const REGISTERED = `SELECT ${VIEW_COLUMNS} FROM cities city LEFT JOIN players pl
 
 const RECORD_COLUMNS =
   'city.id, city.state, city.owner_uuid AS ownerUuid, city.name, city.name_kana AS nameKana, city.name_key AS nameKey, ' +
-  'city.kana_key AS kanaKey, city.summary, city.origin, city.reason, city.remarks, city.corners, city.block_count AS blockCount, ' +
+  'city.kana_key AS kanaKey, city.region_name AS regionName, city.region_key AS regionKey, city.summary, city.origin, city.reason, city.remarks, city.corners, city.block_count AS blockCount, ' +
   'city.min_x AS minX, city.max_x AS maxX, city.min_z AS minZ, city.max_z AS maxZ, city.created_at AS createdAt, city.updated_at AS updatedAt';
 
 /** Cities that hold a name and a region: registered ones and pending creates. */
@@ -76,8 +84,8 @@ const SQL = {
   exists: 'SELECT 1 AS found FROM cities WHERE id = ?',
   record: `SELECT ${RECORD_COLUMNS} FROM cities city WHERE city.id = ?`,
   registeredRecord: `SELECT ${RECORD_COLUMNS} FROM cities city WHERE city.id = ? AND city.state = 'active'`,
-  nameTaken: (column: NameColumn) => `SELECT 1 AS found FROM cities city WHERE city.${column} = ? AND city.id <> ?`,
-  claimedInBox: `SELECT city.corners FROM cities city WHERE ${CLAIMING} AND city.min_x <= ? AND city.max_x >= ? AND city.min_z <= ? AND city.max_z >= ? AND city.id <> ?`,
+  nameHolder: (column: NameColumn) => `SELECT city.id, city.name FROM cities city WHERE city.${column} = ? AND city.id <> ?`,
+  claimedInBox: `SELECT city.id, city.name, city.corners FROM cities city WHERE ${CLAIMING} AND city.min_x <= ? AND city.max_x >= ? AND city.min_z <= ? AND city.max_z >= ? AND city.id <> ?`,
   countClaimedByOwner: `SELECT COUNT(*) AS count FROM cities city WHERE city.owner_uuid = ? AND ${CLAIMING}`,
 };
 
@@ -121,16 +129,16 @@ export class CitiesRepository {
     return recordOf(await tx.query<CityRecordRow[]>(SQL.registeredRecord, [id]));
   }
 
-  /** Whether a registered city or a pending create (other than `exceptCityId`) holds the key. */
-  async isNameTaken(tx: Transaction, column: NameColumn, key: string, exceptCityId?: number): Promise<boolean> {
-    const rows = await tx.query<unknown[]>(SQL.nameTaken(column), [key, exceptCityId ?? NO_ID]);
-    return rows.length > 0;
+  /** The registered city or pending create (other than `exceptCityId`) that holds the key. */
+  async getNameHolder(tx: Transaction, column: NameColumn, key: string, exceptCityId?: number): Promise<{ id: number; name: string } | undefined> {
+    const [row] = await tx.query<Array<{ id: number | string; name: string }>>(SQL.nameHolder(column), [key, exceptCityId ?? NO_ID]);
+    return row ? { id: Number(row.id), name: row.name } : undefined;
   }
 
   /** The regions of registered cities and pending creates whose bounding box meets `box` (indexed prefilter). */
-  async getClaimedRegionsInBox(tx: Transaction, box: BoundingBox, exceptCityId?: number): Promise<Point[][]> {
-    const rows = await tx.query<Array<{ corners: string }>>(SQL.claimedInBox, [box.maxX, box.minX, box.maxZ, box.minZ, exceptCityId ?? NO_ID]);
-    return rows.map((row) => cornersColumn.from(row.corners));
+  async getClaimedRegionsInBox(tx: Transaction, box: BoundingBox, exceptCityId?: number): Promise<RegionClaim[]> {
+    const rows = await tx.query<Array<{ id: number | string; name: string; corners: string }>>(SQL.claimedInBox, [box.maxX, box.minX, box.maxZ, box.minZ, exceptCityId ?? NO_ID]);
+    return rows.map((row) => ({ cityId: Number(row.id), name: row.name, corners: cornersColumn.from(row.corners) }));
   }
 
   /** Registered cities and pending creates of one owner. */
@@ -167,6 +175,7 @@ export function toCityView(row: CityViewRow): CityView {
     nameKana: row.nameKana,
     summary: row.summary,
     origin: row.origin,
+    regionName: row.regionName,
     corners: cornersView(cornersColumn.from(row.corners)),
     count: Number(row.blockCount),
     reason: row.reason,

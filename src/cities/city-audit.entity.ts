@@ -6,13 +6,16 @@ export type AuditAction =
   | 'create_forced'
   | 'create_approved'
   | 'create_rejected'
+  | 'create_withdrawn'
   | 'region_requested'
   | 'region_approved'
   | 'region_rejected'
+  | 'region_withdrawn'
   | 'region_forced'
   | 'update_requested'
   | 'update_approved'
   | 'update_rejected'
+  | 'update_withdrawn'
   | 'update_forced'
   | 'deleted';
 

@@ -5,6 +5,7 @@ import { isoTime } from '../database/transformers';
 import type { Transaction } from '../database/unit-of-work';
 import { AuditAction, CityAuditEntry, snapshotColumn } from './city-audit.entity';
 import type { HistoryEntryView } from './city.view';
+import { Page, pageOf, PageQuery } from './page';
 
 export type NewAuditEntry = Omit<CityAuditEntry, 'id'>;
 
@@ -21,7 +22,7 @@ interface AuditRow {
 const SQL = {
   byCity:
     'SELECT entry.id, entry.action, entry.actor, entry.request_id AS requestId, entry.before_state AS beforeState, ' +
-    'entry.after_state AS afterState, entry.at FROM city_audit entry WHERE entry.city_id = ? ORDER BY entry.id ASC',
+    'entry.after_state AS afterState, entry.at FROM city_audit entry WHERE entry.city_id = ? AND entry.id > ? ORDER BY entry.id ASC LIMIT ?',
 };
 
 /** Every query of the `city_audit` table (the trail of state changes of cities and their requests). */
@@ -29,9 +30,10 @@ const SQL = {
 export class CityAuditRepository {
   constructor(private readonly reader: SqlReader) {}
 
-  /** The trail of one city, oldest first. */
-  async getByCity(cityId: number): Promise<HistoryEntryView[]> {
-    return (await this.reader.all<AuditRow>(SQL.byCity, [cityId])).map(toHistoryEntry);
+  /** A page of one city's trail, oldest first. */
+  async getByCity(cityId: number, page: PageQuery): Promise<Page<HistoryEntryView>> {
+    const rows = await this.reader.all<AuditRow>(SQL.byCity, [cityId, page.after, page.limit + 1]);
+    return pageOf(rows.map(toHistoryEntry), page.limit);
   }
 
   async insert(tx: Transaction, entry: NewAuditEntry): Promise<void> {

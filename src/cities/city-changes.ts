@@ -26,6 +26,10 @@ export function applyChanges(city: CityRecord, type: 'region' | 'update', change
     if (changes.origin !== undefined) {
       city.origin = changes.origin === '' ? null : changes.origin;
     }
+    if (changes.regionName !== undefined) {
+      city.regionName = changes.regionName === '' ? null : changes.regionName;
+      city.regionKey = city.regionName;
+    }
   }
   if (changes.remarks !== undefined) {
     city.remarks = changes.remarks;

@@ -19,6 +19,8 @@ import type { CreateCityDto } from './dto/city.dto';
 
 export interface CreateCityResult {
   requestId: number;
+  /** Contract 13.2: the earlier service's name, read by the earlier club site. */
+  request_id: number;
   cityId: number;
   requestStatus: 'pending' | 'approved';
 }
@@ -58,7 +60,7 @@ export class CityCreateService {
       return await this.unitOfWork.transaction(
         async (tx) => {
           await this.rules.assertOwnerBelowLimit(tx, requester.playerUuid);
-          await this.rules.assertNamesFree(tx, draft);
+          await this.rules.assertNamesFree(tx, { name: draft.name.key, kana: draft.kana.key, regionName: draft.regionName ?? undefined });
           await this.rules.assertRegionFree(tx, draft.region.corners, draft.region.box);
           const now = new Date();
           const city = await this.insertCity(tx, draft, requester.playerUuid, forcedBy ? 'active' : 'pending', now);
@@ -91,7 +93,7 @@ export class CityCreateService {
           if (requester.userKey) {
             await this.userKeys.spend(tx, requester.userKey);
           }
-          return { requestId, cityId, requestStatus: forcedBy ? 'approved' : 'pending' } as const;
+          return { requestId, request_id: requestId, cityId, requestStatus: forcedBy ? 'approved' : 'pending' } as const;
         },
         { lock: CITIES_LOCK },
       );
@@ -109,6 +111,8 @@ export class CityCreateService {
       nameKana: draft.kana.value,
       nameKey: draft.name.key,
       kanaKey: draft.kana.key,
+      regionName: draft.regionName,
+      regionKey: draft.regionName,
       summary: draft.summary,
       origin: draft.origin,
       reason: region.reason,
@@ -155,7 +159,7 @@ export class CityCreateService {
 }
 
 function createChanges(draft: CreateDraft): RequestedChanges {
-  const optional = { summary: draft.summary, origin: draft.origin, reason: draft.region.reason, remarks: draft.remarks };
+  const optional = { regionName: draft.regionName, summary: draft.summary, origin: draft.origin, reason: draft.region.reason, remarks: draft.remarks };
   return {
     cityName: draft.name.value,
     cityNameKana: draft.kana.value,

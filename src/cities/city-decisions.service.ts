@@ -1,20 +1,27 @@
 import { Injectable } from '@nestjs/common';
-import { msg } from '../common/errors/messages';
+import type { ClubSession } from '../club/club-session';
 import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
 import { Transaction, UnitOfWork } from '../database/unit-of-work';
 import { CitiesRepository, CityRecord } from './cities.repository';
+import type { AuditAction } from './city-audit.entity';
 import { Actor, CityAuditService } from './city-audit.service';
 import { applyChanges } from './city-changes';
 import { CITIES_LOCK } from './city-lock';
 import type { RequestType } from './city-request.entity';
-import { CityRequestRecord, CityRequestsRepository, RequestDecision } from './city-requests.repository';
+import { CityRequestRecord, CityRequestsRepository } from './city-requests.repository';
 import { CityRulesService, conflictFromUniqueViolation } from './city-rules.service';
 import { citySnapshot, requestSnapshot } from './city.view';
-import { boundingBox } from './geometry';
 
 const DELETED_REASON = 'The city was deleted.';
+/** Contract 13.3: the reject reason of a request its requester withdrew. */
+const WITHDRAWN_REASON = 'withdrawn';
 
-/** Operator decisions: approve and reject requests, delete cities. Each is one locked transaction. */
+/**
+ * Decisions on requests (approve, reject, withdraw) and city deletion. Each is one locked
+ * transaction; every state change of a request passes through `approveRequest` or `rejectRequest`,
+ * of a city through those or `delete`.
+ */
 @Injectable()
 export class CityDecisionsService {
   constructor(
@@ -33,26 +40,9 @@ export class CityDecisionsService {
       if (!request || !city) {
         throw ApiError.notFound(msg('cities.noPendingOfType', { id: cityId, type }));
       }
-      const before = citySnapshot(city);
-      const now = new Date();
-      if (type === 'create') {
-        await this.rules.assertRegionFree(tx, city.corners, boundingBox(city.corners), { cityId });
-        city.state = 'active';
-        city.updatedAt = now;
-      } else {
-        await this.rules.assertChangesAllowed(tx, cityId, type, request.changes, request.id);
-        applyChanges(city, type, request.changes, now);
-      }
-      await this.cities.save(tx, city);
-      const decided = await this.decide(tx, request, { status: 'approved', decidedAt: now, decidedBy: actor, rejectReason: null });
-      await this.audit.record(tx, {
-        cityId,
-        requestId: request.id,
-        actor,
-        action: `${type}_approved`,
-        before: { city: before },
-        after: { city: citySnapshot(city), request: requestSnapshot(decided) },
-      });
+      assertNotOwnRequest(request, actor);
+      await this.rules.assertApprovable(tx, type, city, request.changes, request.id);
+      await this.approveRequest(tx, request, city, actor);
     });
   }
 
@@ -63,21 +53,25 @@ export class CityDecisionsService {
       if (!request || request.type !== type || request.status !== 'pending') {
         throw ApiError.notFound(msg('cities.noPendingRequest', { type, requestId }));
       }
-      const now = new Date();
-      const city = (await this.cities.getRecord(tx, request.cityId))!;
-      const before = { city: citySnapshot(city), request: requestSnapshot(request) };
-      if (type === 'create') {
-        await this.release(tx, city, 'rejected', now);
+      assertNotOwnRequest(request, actor);
+      await this.rejectRequest(tx, request, actor, reason, `${type}_rejected`);
+    });
+  }
+
+  /** Contract 13.3: the requester takes back their own pending request; it is rejected as "withdrawn". */
+  async withdraw(requestId: number, session: ClubSession): Promise<void> {
+    await this.locked(async (tx) => {
+      const request = await this.requests.getById(tx, requestId);
+      if (!request) {
+        throw ApiError.notFound(msg('cities.noRequest', { requestId }));
       }
-      const decided = await this.decide(tx, request, { status: 'rejected', decidedAt: now, decidedBy: actor, rejectReason: reason });
-      await this.audit.record(tx, {
-        cityId: city.id,
-        requestId,
-        actor,
-        action: `${type}_rejected`,
-        before,
-        after: { city: citySnapshot(city), request: requestSnapshot(decided) },
-      });
+      if (request.requesterUuid !== session.playerUuid) {
+        throw ApiError.forbidden('cities.withdraw.notYours');
+      }
+      if (request.status !== 'pending') {
+        throw ApiError.notFound(msg('cities.withdraw.notPending', { requestId }));
+      }
+      await this.rejectRequest(tx, request, `club:${session.playerUuid}`, WITHDRAWN_REASON, `${request.type}_withdrawn`);
     });
   }
 
@@ -88,10 +82,10 @@ export class CityDecisionsService {
       if (!city) {
         throw ApiError.notFound(msg('cities.notFound', { id: cityId }));
       }
-      const now = new Date();
       const before = citySnapshot(city);
+      const now = new Date();
       for (const request of await this.requests.getPendingOfCity(tx, cityId)) {
-        const decided = await this.decide(tx, request, { status: 'rejected', decidedAt: now, decidedBy: actor, rejectReason: DELETED_REASON });
+        const decided = await this.decide(tx, request, 'rejected', actor, now, DELETED_REASON);
         await this.audit.record(tx, {
           cityId,
           requestId: request.id,
@@ -106,15 +100,49 @@ export class CityDecisionsService {
     });
   }
 
+  /** The one approval transition: the city changes (or becomes visible), the request is decided. */
+  private async approveRequest(tx: Transaction, request: CityRequestRecord, city: CityRecord, actor: Actor): Promise<void> {
+    const before = citySnapshot(city);
+    const now = new Date();
+    if (request.type === 'create') {
+      Object.assign(city, { state: 'active', updatedAt: now });
+    } else {
+      applyChanges(city, request.type, request.changes, now);
+    }
+    await this.cities.save(tx, city);
+    const decided = await this.decide(tx, request, 'approved', actor, now, null);
+    await this.audit.record(tx, {
+      cityId: city.id,
+      requestId: request.id,
+      actor,
+      action: `${request.type}_approved`,
+      before: { city: before },
+      after: { city: citySnapshot(city), request: requestSnapshot(decided) },
+    });
+  }
+
+  /** The one rejection transition (a decision or a withdrawal): a rejected create frees its name and region. */
+  private async rejectRequest(tx: Transaction, request: CityRequestRecord, actor: Actor, reason: string | null, action: AuditAction): Promise<void> {
+    const now = new Date();
+    const city = (await this.cities.getRecord(tx, request.cityId))!;
+    const before = { city: citySnapshot(city), request: requestSnapshot(request) };
+    if (request.type === 'create') {
+      await this.release(tx, city, 'rejected', now);
+    }
+    const decided = await this.decide(tx, request, 'rejected', actor, now, reason);
+    await this.audit.record(tx, { cityId: city.id, requestId: request.id, actor, action, before, after: { city: citySnapshot(city), request: requestSnapshot(decided) } });
+  }
+
   /** Writes the decision; returns the request as it now stands. */
-  private async decide(tx: Transaction, request: CityRequestRecord, decision: RequestDecision): Promise<CityRequestRecord> {
+  private async decide(tx: Transaction, request: CityRequestRecord, status: 'approved' | 'rejected', actor: Actor, now: Date, rejectReason: string | null): Promise<CityRequestRecord> {
+    const decision = { status, decidedAt: now, decidedBy: actor, rejectReason };
     await this.requests.decide(tx, request.id, decision);
     return { ...request, ...decision, pendingKey: null };
   }
 
-  /** Frees the name (keys NULL) and, through the state, the region. */
+  /** Frees the name, kana and region name (keys NULL) and, through the state, the region. */
   private async release(tx: Transaction, city: CityRecord, state: 'rejected' | 'deleted', now: Date): Promise<void> {
-    Object.assign(city, { state, nameKey: null, kanaKey: null, updatedAt: now });
+    Object.assign(city, { state, nameKey: null, kanaKey: null, regionKey: null, updatedAt: now });
     await this.cities.save(tx, city);
   }
 
@@ -124,5 +152,12 @@ export class CityDecisionsService {
     } catch (error) {
       throw conflictFromUniqueViolation(error);
     }
+  }
+}
+
+/** Contract 13.4: a club admin cannot decide a request they filed; operator keys are not affected. */
+function assertNotOwnRequest(request: CityRequestRecord, actor: Actor): void {
+  if (actor === `club:${request.requesterUuid}`) {
+    throw ApiError.forbidden('cities.ownRequest');
   }
 }

@@ -7,7 +7,7 @@ import { Transaction, UnitOfWork } from '../database/unit-of-work';
 import { CitiesRepository, CityRecord } from './cities.repository';
 import { CityAuditService } from './city-audit.service';
 import { applyChanges } from './city-changes';
-import { checkEditInput, editChanges } from './city-input';
+import { checkEditFields, editChanges, editDraft, withoutUnchanged } from './city-input';
 import { CITIES_LOCK } from './city-lock';
 import { pendingKeyOf, RequestedChanges } from './city-request.entity';
 import { CityRequestRecord, CityRequestsRepository, NewCityRequest } from './city-requests.repository';
@@ -16,7 +16,8 @@ import { citySnapshot, CityView, requestSnapshot } from './city.view';
 import type { EditCityDto } from './dto/city.dto';
 import { boundingBox } from './geometry';
 
-export type EditResult = { requestId: number; requestStatus: 'pending' } | { requestStatus: 'applied'; data: CityView };
+/** `request_id` (13.2) is the earlier service's name of `requestId`, read by the earlier club site. */
+export type EditResult = { requestId: number; request_id: number; requestStatus: 'pending' } | { requestStatus: 'applied'; data: CityView };
 
 type EditType = 'region' | 'update';
 
@@ -35,10 +36,16 @@ export class CityEditService {
     private readonly requests: CityRequestsRepository,
   ) {}
 
+  /**
+   * Order: each field's format (400), the city (404), fields equal to its current values dropped
+   * and what is left combined (400), who may edit (403), CAPTCHA, then the rules and writes.
+   */
   async edit(session: ClubSession, input: EditCityDto, ip: string): Promise<EditResult> {
-    const draft = checkEditInput(input, this.rules.limits);
+    const fields = checkEditFields(input, this.rules.limits);
     const cityId = Number(input.cityId);
-    const isAdministrator = (await this.registeredView(cityId)).owner.uuid === session.playerUuid;
+    const current = await this.registeredView(cityId);
+    const draft = editDraft(withoutUnchanged(fields, current));
+    const isAdministrator = current.owner.uuid === session.playerUuid;
     if (!isAdministrator && session.clubgroup !== 'admin') {
       throw ApiError.forbidden('cities.editForbidden');
     }
@@ -48,7 +55,7 @@ export class CityEditService {
     try {
       if (isAdministrator) {
         const requestId = await this.unitOfWork.transaction((tx) => this.fileRequest(tx, cityId, draft.type, changes, session.playerUuid, actor), { lock: CITIES_LOCK });
-        return { requestId, requestStatus: 'pending' };
+        return { requestId, request_id: requestId, requestStatus: 'pending' };
       }
       await this.unitOfWork.transaction((tx) => this.applyNow(tx, cityId, draft.type, changes, session.playerUuid, actor), { lock: CITIES_LOCK });
     } catch (error) {
@@ -58,11 +65,11 @@ export class CityEditService {
   }
 
   private async fileRequest(tx: Transaction, cityId: number, type: EditType, changes: RequestedChanges, requesterUuid: string, actor: string): Promise<number> {
-    await this.reloadRegistered(tx, cityId);
+    const city = await this.reloadRegistered(tx, cityId);
     if (await this.requests.getPending(tx, cityId, type)) {
       throw ApiError.conflict(msg('cities.pendingExists', { id: cityId, type }));
     }
-    await this.rules.assertChangesAllowed(tx, cityId, type, changes);
+    await this.rules.assertApprovable(tx, type, city, changes);
     const request = await this.insertRequest(tx, newRequest(cityId, type, changes, requesterUuid, 'pending', null));
     await this.audit.record(tx, { cityId, requestId: request.id, actor, action: `${type}_requested`, after: { request: requestSnapshot(request) } });
     return request.id;
@@ -70,7 +77,7 @@ export class CityEditService {
 
   private async applyNow(tx: Transaction, cityId: number, type: EditType, changes: RequestedChanges, requesterUuid: string, actor: string): Promise<void> {
     const city = await this.reloadRegistered(tx, cityId);
-    await this.rules.assertChangesAllowed(tx, cityId, type, changes);
+    await this.rules.assertApprovable(tx, type, city, changes);
     const before = citySnapshot(city);
     applyChanges(city, type, changes, new Date());
     await this.cities.save(tx, city);

@@ -25,15 +25,44 @@ export interface RegionDraft {
 export interface CreateDraft {
   name: NameDraft;
   kana: NameDraft;
+  /** Lower-cased; null when absent or "". */
+  regionName: string | null;
   summary: string | null;
   origin: string | null;
   remarks: string | null;
   region: RegionDraft;
 }
 
+/** Every change field of an edit, each valid on its own; not yet compared with the city or combined. */
+export interface EditFields {
+  name?: NameDraft;
+  kana?: NameDraft;
+  summary?: string;
+  origin?: string;
+  /** Lower-cased; `""` clears it. */
+  regionName?: string;
+  region?: RegionDraft;
+  remarks: string | null;
+}
+
 export type EditDraft =
   | { type: 'region'; region: RegionDraft; remarks: string | null }
-  | { type: 'update'; name?: NameDraft; kana?: NameDraft; summary?: string; origin?: string; remarks: string | null };
+  | { type: 'update'; name?: NameDraft; kana?: NameDraft; summary?: string; origin?: string; regionName?: string; remarks: string | null };
+
+/** What an edit is compared with: the city as the public read shows it. */
+export interface CurrentCity {
+  name: string;
+  nameKana: string;
+  summary: string | null;
+  origin: string | null;
+  regionName: string | null;
+  corners: Array<{ x: string; z: string }>;
+}
+
+/** The information fields of an edit, in the order messages name them. */
+const INFO_FIELDS = ['cityName', 'cityNameKana', 'summary', 'origin', 'regionName'] as const;
+
+const REGION_NAME = /^[a-z0-9_-]{1,32}$/;
 
 function emptyToNull(value: string | undefined): string | null {
   return value === undefined || value === '' ? null : value;
@@ -53,6 +82,15 @@ function kana(raw: string): NameDraft {
     throw ApiError.invalidField('cityNameKana', result.reason);
   }
   return { value: result.value, key: result.key };
+}
+
+/** Contract 13.2: stored trimmed and lower-cased; `""` stays `""` (absent on create, "clear" on edit). */
+export function checkRegionName(raw: string): string {
+  const value = raw.trim().toLowerCase();
+  if (value !== '' && !REGION_NAME.test(value)) {
+    throw ApiError.invalidField('regionName', 'cities.regionName.format');
+  }
+  return value;
 }
 
 /** corners + count (+ reason): a valid polygon whose block count matches and respects the limits. */
@@ -86,6 +124,7 @@ export function checkCreateInput(input: CreateCityDto, limits: BlockLimits): Cre
   return {
     name: name(input.cityName),
     kana: kana(input.cityNameKana),
+    regionName: emptyToNull(input.regionName === undefined ? undefined : checkRegionName(input.regionName)),
     summary: emptyToNull(input.summary),
     origin: emptyToNull(input.origin),
     remarks: emptyToNull(input.remarks),
@@ -93,32 +132,71 @@ export function checkCreateInput(input: CreateCityDto, limits: BlockLimits): Cre
   };
 }
 
-/** Update City: at least one change; corners (with count and reason) only alone; remarks may join either. */
-export function checkEditInput(input: EditCityDto, limits: BlockLimits): EditDraft {
-  const infoFields = (['cityName', 'cityNameKana', 'summary', 'origin'] as const).filter((field) => input[field] !== undefined);
-  const remarks = emptyToNull(input.remarks);
-  if (input.corners !== undefined) {
-    if (infoFields.length > 0) {
-      throw ApiError.invalidField('corners', msg('cities.corners.alone', { fields: infoFields }));
-    }
-    return { type: 'region', region: checkRegion(input, limits), remarks };
-  }
-  for (const field of ['count', 'reason'] as const) {
-    if (input[field] !== undefined) {
-      throw ApiError.invalidField(field, msg('cities.edit.onlyWithCorners', { field }));
+/** Update City, each field on its own: at least one change field; count and reason only with corners. */
+export function checkEditFields(input: EditCityDto, limits: BlockLimits): EditFields {
+  if (input.corners === undefined) {
+    for (const field of ['count', 'reason'] as const) {
+      if (input[field] !== undefined) {
+        throw ApiError.invalidField(field, msg('cities.edit.onlyWithCorners', { field }));
+      }
     }
   }
-  if (infoFields.length === 0) {
-    throw ApiError.badRequest('cities.edit.nothing', [detail('cityName', 'cities.edit.nothing.detail')]);
+  if (input.corners === undefined && INFO_FIELDS.every((field) => input[field] === undefined)) {
+    throw nothingToChange();
   }
   return {
-    type: 'update',
     ...(input.cityName !== undefined ? { name: name(input.cityName) } : {}),
     ...(input.cityNameKana !== undefined ? { kana: kana(input.cityNameKana) } : {}),
     ...(input.summary !== undefined ? { summary: input.summary } : {}),
     ...(input.origin !== undefined ? { origin: input.origin } : {}),
+    ...(input.regionName !== undefined ? { regionName: checkRegionName(input.regionName) } : {}),
+    ...(input.corners !== undefined ? { region: checkRegion(input, limits) } : {}),
+    remarks: emptyToNull(input.remarks),
+  };
+}
+
+/**
+ * Contract 13.2: a field equal to the city's current value is not a change. Names compare as
+ * stored (trimmed; a case change is a change), `""` equals a stored null, corners are equal as the
+ * same coordinates in the same order (and take count and reason with them).
+ */
+export function withoutUnchanged(fields: EditFields, city: CurrentCity): EditFields {
+  const { name: newName, kana: newKana, summary, origin, regionName, region, remarks } = fields;
+  return {
+    ...(newName && newName.value !== city.name ? { name: newName } : {}),
+    ...(newKana && newKana.value !== city.nameKana ? { kana: newKana } : {}),
+    ...(summary !== undefined && summary !== (city.summary ?? '') ? { summary } : {}),
+    ...(origin !== undefined && origin !== (city.origin ?? '') ? { origin } : {}),
+    ...(regionName !== undefined && regionName !== (city.regionName ?? '') ? { regionName } : {}),
+    ...(region && !sameCorners(region.corners, city.corners) ? { region } : {}),
     remarks,
   };
+}
+
+function sameCorners(corners: Point[], current: CurrentCity['corners']): boolean {
+  return corners.length === current.length && corners.every((corner, index) => String(corner.x) === current[index].x && String(corner.z) === current[index].z);
+}
+
+/** The change an edit asks for: corners (with count and reason) alone, or information fields; remarks may join either. */
+export function editDraft(fields: EditFields): EditDraft {
+  const { region, remarks, ...info } = fields;
+  const infoFields = INFO_FIELDS.filter((field) => info[INFO_KEYS[field]] !== undefined);
+  if (region) {
+    if (infoFields.length > 0) {
+      throw ApiError.invalidField('corners', msg('cities.corners.alone', { fields: infoFields }));
+    }
+    return { type: 'region', region, remarks };
+  }
+  if (infoFields.length === 0) {
+    throw nothingToChange('cities.edit.unchanged');
+  }
+  return { type: 'update', ...info, remarks };
+}
+
+const INFO_KEYS = { cityName: 'name', cityNameKana: 'kana', summary: 'summary', origin: 'origin', regionName: 'regionName' } as const;
+
+function nothingToChange(message: 'cities.edit.nothing' | 'cities.edit.unchanged' = 'cities.edit.nothing'): ApiError {
+  return ApiError.badRequest(message, [detail('cityName', 'cities.edit.nothing.detail')]);
 }
 
 /** The changes an edit asks for, as stored on the request. */
@@ -132,6 +210,7 @@ export function editChanges(draft: EditDraft): RequestedChanges {
     ...(draft.kana ? { cityNameKana: draft.kana.value } : {}),
     ...(draft.summary !== undefined ? { summary: draft.summary } : {}),
     ...(draft.origin !== undefined ? { origin: draft.origin } : {}),
+    ...(draft.regionName !== undefined ? { regionName: draft.regionName } : {}),
     ...(draft.remarks !== null ? { remarks: draft.remarks } : {}),
   };
 }

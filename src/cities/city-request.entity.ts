@@ -15,6 +15,8 @@ export interface RequestedChanges {
   cityNameKana?: string;
   summary?: string;
   origin?: string;
+  /** Lower-cased; `""` in an update clears it. */
+  regionName?: string;
   corners?: Point[];
   count?: number;
   reason?: string;

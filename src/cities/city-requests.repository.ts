@@ -4,7 +4,9 @@ import { dateOf, isoTime } from '../database/transformers';
 import type { Transaction } from '../database/unit-of-work';
 import { changesColumn, CityRequest, RequestStatus, RequestType } from './city-request.entity';
 import { changesView, CityRequestView } from './city.view';
-import type { BoundingBox, Point } from './geometry';
+import type { RegionClaim } from './cities.repository';
+import type { BoundingBox } from './geometry';
+import { Page, pageOf, PageQuery } from './page';
 
 /** A request row as the write path works with it (the entity's fields, read without TypeORM hydration). */
 export type CityRequestRecord = Omit<CityRequest, 'requester'>;
@@ -38,8 +40,8 @@ type RequestRow = Omit<CityRequestRecord, 'id' | 'cityId' | 'changes' | 'minX' |
   decidedAt: Date | string | null;
 };
 
-/** A request row with its requester's current game id. */
-type RequestViewRow = RequestRow & { requesterMcid: string | null };
+/** A request row with its requester's current game id and its city's name. */
+type RequestViewRow = RequestRow & { requesterMcid: string | null; cityName: string };
 
 const COLUMNS =
   'request.id, request.city_id AS cityId, request.type, request.status, request.pending_key AS pendingKey, request.changes, ' +
@@ -48,7 +50,12 @@ const COLUMNS =
   'request.reject_reason AS rejectReason';
 
 const SELECT = `SELECT ${COLUMNS} FROM city_requests request`;
-const SELECT_VIEW = `SELECT ${COLUMNS}, requester.mcid AS requesterMcid FROM city_requests request LEFT JOIN players requester ON requester.uuid = request.requester_uuid`;
+const SELECT_VIEW =
+  `SELECT ${COLUMNS}, requester.mcid AS requesterMcid, city.name AS cityName FROM city_requests request ` +
+  'JOIN cities city ON city.id = request.city_id LEFT JOIN players requester ON requester.uuid = request.requester_uuid';
+
+/** Contract 13.5 paging: ids after `after`, oldest first, one row more than the page holds. */
+const PAGE = ' AND request.id > ? ORDER BY request.id ASC LIMIT ?';
 
 /** No real id is 0: one SQL text serves "except this one" and "except none". */
 const NO_ID = 0;
@@ -58,11 +65,14 @@ const SQL = {
   pending: `${SELECT} WHERE request.city_id = ? AND request.type = ? AND request.status = 'pending'`,
   pendingOfCity: `${SELECT} WHERE request.city_id = ? AND request.status = 'pending' ORDER BY request.id ASC`,
   pendingRegionsInBox:
-    "SELECT request.changes FROM city_requests request WHERE request.type = 'region' AND request.status = 'pending' " +
+    'SELECT request.city_id AS cityId, city.name, request.changes FROM city_requests request JOIN cities city ON city.id = request.city_id ' +
+    "WHERE request.type = 'region' AND request.status = 'pending' " +
     'AND request.min_x <= ? AND request.max_x >= ? AND request.min_z <= ? AND request.max_z >= ? AND request.city_id <> ? AND request.id <> ?',
   /** One fixed text per filter shape, so prepared statements are reused. */
   views: (filter: RequestFilter) =>
-    `${SELECT_VIEW} WHERE request.status = ?${filter.type ? ' AND request.type = ?' : ''}${filter.cityId !== undefined ? ' AND request.city_id = ?' : ''} ORDER BY request.id ASC`,
+    `${SELECT_VIEW} WHERE request.status = ?${filter.type ? ' AND request.type = ?' : ''}${filter.cityId !== undefined ? ' AND request.city_id = ?' : ''}${PAGE}`,
+  // Served by IDX_city_requests_requester.
+  viewsByRequester: `${SELECT_VIEW} WHERE request.requester_uuid = ?${PAGE}`,
 };
 
 /** Every query of the `city_requests` table. */
@@ -70,10 +80,20 @@ const SQL = {
 export class CityRequestsRepository {
   constructor(private readonly reader: SqlReader) {}
 
-  /** Requests with that status (and type, city), oldest first. */
-  async getViews(filter: RequestFilter): Promise<CityRequestView[]> {
+  /** A page of the requests with that status (and type, city), oldest first. */
+  async getViews(filter: RequestFilter, page: PageQuery): Promise<Page<CityRequestView>> {
     const parameters = [filter.status, ...(filter.type ? [filter.type] : []), ...(filter.cityId !== undefined ? [filter.cityId] : [])];
-    return (await this.reader.all<RequestViewRow>(SQL.views(filter), parameters)).map(toRequestView);
+    return this.viewPage(SQL.views(filter), parameters, page);
+  }
+
+  /** A page of the requests one player filed, every status, oldest first. */
+  getViewsByRequester(requesterUuid: string, page: PageQuery): Promise<Page<CityRequestView>> {
+    return this.viewPage(SQL.viewsByRequester, [requesterUuid], page);
+  }
+
+  private async viewPage(sql: string, parameters: unknown[], page: PageQuery): Promise<Page<CityRequestView>> {
+    const rows = await this.reader.all<RequestViewRow>(sql, [...parameters, page.after, page.limit + 1]);
+    return pageOf(rows.map(toRequestView), page.limit);
   }
 
   async getById(tx: Transaction, id: number): Promise<CityRequestRecord | undefined> {
@@ -89,13 +109,13 @@ export class CityRequestsRepository {
     return (await tx.query<RequestRow[]>(SQL.pendingOfCity, [cityId])).map(toRequestRecord);
   }
 
-  /** The corners of pending region requests whose bounding box meets `box` (indexed prefilter). */
-  async getPendingRegionsInBox(tx: Transaction, box: BoundingBox, except: { cityId?: number; requestId?: number }): Promise<Point[][]> {
+  /** The regions of pending region requests whose bounding box meets `box` (indexed prefilter), with their city's name. */
+  async getPendingRegionsInBox(tx: Transaction, box: BoundingBox, except: { cityId?: number; requestId?: number }): Promise<RegionClaim[]> {
     const parameters = [box.maxX, box.minX, box.maxZ, box.minZ, except.cityId ?? NO_ID, except.requestId ?? NO_ID];
-    const rows = await tx.query<Array<{ changes: string }>>(SQL.pendingRegionsInBox, parameters);
+    const rows = await tx.query<Array<{ cityId: number | string; name: string; changes: string }>>(SQL.pendingRegionsInBox, parameters);
     return rows.flatMap((row) => {
       const { corners } = changesColumn.from(row.changes);
-      return corners ? [corners] : [];
+      return corners ? [{ cityId: Number(row.cityId), name: row.name, corners }] : [];
     });
   }
 
@@ -141,11 +161,13 @@ function toRequestView(row: RequestViewRow): CityRequestView {
     type: request.type,
     status: request.status,
     cityId: request.cityId,
+    city: { id: request.cityId, name: row.cityName },
     requester: { uuid: request.requesterUuid, mcid: row.requesterMcid ?? null },
     changes: changesView(request.changes),
     remarks: request.remarks,
     createdAt: isoTime(request.createdAt)!,
     decidedAt: isoTime(request.decidedAt),
+    decidedBy: request.decidedBy,
     rejectReason: request.rejectReason,
   };
 }

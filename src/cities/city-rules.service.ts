@@ -4,11 +4,11 @@ import { msg } from '../common/errors/messages';
 import { AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/database-errors';
 import type { Transaction } from '../database/unit-of-work';
-import { CitiesRepository } from './cities.repository';
+import { CitiesRepository, CityRecord, NameColumn } from './cities.repository';
 import { nameKey } from './city-name';
-import type { RequestedChanges } from './city-request.entity';
+import type { RequestedChanges, RequestType } from './city-request.entity';
 import { CityRequestsRepository } from './city-requests.repository';
-import type { BlockLimits, NameDraft } from './city-input';
+import type { BlockLimits } from './city-input';
 import { boundingBox, BoundingBox, Point, regionsOverlap } from './geometry';
 
 /** Which claims the overlap check leaves out: the city's own region, the request being decided. */
@@ -16,6 +16,26 @@ export interface RegionExclusions {
   cityId?: number;
   requestId?: number;
 }
+
+/** Contract 13.5: what approving a request now would run into. */
+export interface Conflict {
+  kind: 'name' | 'kana' | 'regionName' | 'region';
+  cityId: number;
+  name: string;
+}
+
+/** The unique keys a change claims: normalised name and kana, lower-cased region name. */
+export interface NameClaims {
+  name?: string;
+  kana?: string;
+  regionName?: string;
+}
+
+const NAME_CHECKS: ReadonlyArray<{ kind: Conflict['kind']; column: NameColumn; claim: keyof NameClaims }> = [
+  { kind: 'name', column: 'name_key', claim: 'name' },
+  { kind: 'kana', column: 'kana_key', claim: 'kana' },
+  { kind: 'regionName', column: 'region_key', claim: 'regionName' },
+];
 
 /**
  * The conflict rules of contract section 6 (409). They read inside the caller's transaction, which
@@ -33,40 +53,50 @@ export class CityRulesService {
     return { limit: this.config.CITY_BLOCK_LIMIT, max: this.config.CITY_BLOCK_MAX };
   }
 
-  /** cityName / cityNameKana taken by a registered city or a pending create (their keys are set exactly then). */
-  async assertNamesFree(tx: Transaction, names: { name?: NameDraft; kana?: NameDraft }, exceptCityId?: number): Promise<void> {
-    const checks = [
-      { field: 'cityName', column: 'name_key', draft: names.name },
-      { field: 'cityNameKana', column: 'kana_key', draft: names.kana },
-    ] as const;
-    for (const { field, column, draft } of checks) {
-      if (draft && (await this.cities.isNameTaken(tx, column, draft.key, exceptCityId))) {
-        throw nameTaken(field);
+  /** Names, kana and region names held by a registered city or a pending create (their keys are set exactly then). */
+  async nameConflicts(tx: Transaction, claims: NameClaims, exceptCityId?: number): Promise<Conflict[]> {
+    const conflicts: Conflict[] = [];
+    for (const { kind, column, claim } of NAME_CHECKS) {
+      const key = claims[claim];
+      const holder = key ? await this.cities.getNameHolder(tx, column, key, exceptCityId) : undefined;
+      if (holder) {
+        conflicts.push({ kind, cityId: holder.id, name: holder.name });
       }
     }
+    return conflicts;
   }
 
   /**
    * The region must not share a block with a registered city, a pending create or a pending region
    * request. SQL narrows the candidates by bounding box (indexed); the exact polygon test decides.
    */
-  async assertRegionFree(tx: Transaction, corners: Point[], box: BoundingBox, except: RegionExclusions = {}): Promise<void> {
+  async regionConflicts(tx: Transaction, corners: Point[], box: BoundingBox, except: RegionExclusions = {}): Promise<Conflict[]> {
     const claimed = [...(await this.cities.getClaimedRegionsInBox(tx, box, except.cityId)), ...(await this.requests.getPendingRegionsInBox(tx, box, except))];
-    if (claimed.some((region) => regionsOverlap(corners, region))) {
-      throw regionTaken();
-    }
+    return claimed.filter((claim) => regionsOverlap(corners, claim.corners)).map((claim) => ({ kind: 'region', cityId: claim.cityId, name: claim.name }));
   }
 
-  /** Name and region rules for a region or update change of an existing city (its own region and name never conflict with it). */
-  async assertChangesAllowed(tx: Transaction, cityId: number, type: 'region' | 'update', changes: RequestedChanges, requestId?: number): Promise<void> {
-    if (type === 'region' && changes.corners) {
-      await this.assertRegionFree(tx, changes.corners, boundingBox(changes.corners), { cityId, requestId });
+  /** What approving the request now would run into; a city's own name and region never conflict with it. */
+  async requestConflicts(tx: Transaction, type: RequestType, city: CityRecord, changes: RequestedChanges, requestId?: number): Promise<Conflict[]> {
+    if (type === 'create') {
+      return this.regionConflicts(tx, city.corners, boundingBox(city.corners), { cityId: city.id });
     }
-    if (type === 'update') {
-      const name = changes.cityName !== undefined ? { value: changes.cityName, key: nameKey(changes.cityName) } : undefined;
-      const kana = changes.cityNameKana !== undefined ? { value: changes.cityNameKana, key: nameKey(changes.cityNameKana) } : undefined;
-      await this.assertNamesFree(tx, { name, kana }, cityId);
+    if (type === 'region') {
+      return changes.corners ? this.regionConflicts(tx, changes.corners, boundingBox(changes.corners), { cityId: city.id, requestId }) : [];
     }
+    return this.nameConflicts(tx, changeClaims(changes), city.id);
+  }
+
+  async assertNamesFree(tx: Transaction, claims: NameClaims, exceptCityId?: number): Promise<void> {
+    throwFirst(await this.nameConflicts(tx, claims, exceptCityId));
+  }
+
+  async assertRegionFree(tx: Transaction, corners: Point[], box: BoundingBox, except: RegionExclusions = {}): Promise<void> {
+    throwFirst(await this.regionConflicts(tx, corners, box, except));
+  }
+
+  /** Name and region rules for a change of an existing city (or its pending create), as approval would apply them. */
+  async assertApprovable(tx: Transaction, type: RequestType, city: CityRecord, changes: RequestedChanges, requestId?: number): Promise<void> {
+    throwFirst(await this.requestConflicts(tx, type, city, changes, requestId));
   }
 
   /** CITY_MAX_PER_OWNER counts registered cities and pending creates. */
@@ -78,14 +108,33 @@ export class CityRulesService {
   }
 }
 
-function nameTaken(field: 'cityName' | 'cityNameKana'): ApiError {
-  return field === 'cityName'
-    ? ApiError.conflict('cities.nameTaken', [detail(field, 'cities.nameTaken.detail')])
-    : ApiError.conflict('cities.kanaTaken', [detail(field, 'cities.kanaTaken.detail')]);
+/** The keys an update claims ("" clears a region name and claims nothing). */
+function changeClaims(changes: RequestedChanges): NameClaims {
+  return {
+    ...(changes.cityName !== undefined ? { name: nameKey(changes.cityName) } : {}),
+    ...(changes.cityNameKana !== undefined ? { kana: nameKey(changes.cityNameKana) } : {}),
+    ...(changes.regionName ? { regionName: changes.regionName } : {}),
+  };
 }
 
-function regionTaken(): ApiError {
-  return ApiError.conflict('cities.regionTaken', [detail('corners', 'cities.regionTaken.detail')]);
+/** The 409 of each kind of conflict: the field it names and the catalogue sentences. */
+const CONFLICT_ERRORS = {
+  name: { field: 'cityName', message: 'cities.nameTaken', detail: 'cities.nameTaken.detail' },
+  kana: { field: 'cityNameKana', message: 'cities.kanaTaken', detail: 'cities.kanaTaken.detail' },
+  regionName: { field: 'regionName', message: 'cities.regionNameTaken', detail: 'cities.regionNameTaken.detail' },
+  region: { field: 'corners', message: 'cities.regionTaken', detail: 'cities.regionTaken.detail' },
+} as const;
+
+function throwFirst(conflicts: Conflict[]): void {
+  const [first] = conflicts;
+  if (first) {
+    throw conflictError(first.kind);
+  }
+}
+
+function conflictError(kind: Conflict['kind']): ApiError {
+  const { field, message, detail: detailMessage } = CONFLICT_ERRORS[kind];
+  return ApiError.conflict(message, [detail(field, detailMessage)]);
 }
 
 /**
@@ -98,10 +147,13 @@ export function conflictFromUniqueViolation(error: unknown): unknown {
   }
   const text = error instanceof Error ? error.message : String(error);
   if (/kana_key/i.test(text)) {
-    return nameTaken('cityNameKana');
+    return conflictError('kana');
+  }
+  if (/region_key/i.test(text)) {
+    return conflictError('regionName');
   }
   if (/pending_key/i.test(text)) {
     return ApiError.conflict('cities.pendingOfTypeExists');
   }
-  return nameTaken('cityName');
+  return conflictError('name');
 }

@@ -42,6 +42,14 @@ export class City {
   @Column({ name: 'kana_key', type: 'varchar', length: 255, nullable: true })
   kanaKey: string | null;
 
+  /** Contract 13.2: the game-server protection region id, trimmed and lower-cased. */
+  @Column({ name: 'region_name', type: 'varchar', length: 32, nullable: true })
+  regionName: string | null;
+
+  /** `region_name` while pending or active, NULL once rejected or deleted (frees the id). */
+  @Column({ name: 'region_key', type: 'varchar', length: 32, nullable: true })
+  regionKey: string | null;
+
   @Column({ type: 'text', nullable: true })
   summary: string | null;
 

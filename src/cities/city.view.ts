@@ -17,6 +17,7 @@ export interface CityView {
   nameKana: string;
   summary: string | null;
   origin: string | null;
+  regionName: string | null;
   corners: CornerView[];
   count: number;
   reason: string | null;
@@ -31,11 +32,15 @@ export interface CityRequestView {
   type: RequestType;
   status: RequestStatus;
   cityId: number;
+  /** The city's current name (the requested one for a create). */
+  city: { id: number; name: string };
   requester: { uuid: string; mcid: string | null };
   changes: Omit<RequestedChanges, 'corners'> & { corners?: CornerView[] };
   remarks: string | null;
   createdAt: string;
   decidedAt: string | null;
+  /** `apikey:<key name>` or `club:<uuid>`; null while pending. */
+  decidedBy: string | null;
   rejectReason: string | null;
 }
 
@@ -67,6 +72,7 @@ export function citySnapshot(city: CityRecord): Record<string, unknown> {
     nameKana: city.nameKana,
     summary: city.summary,
     origin: city.origin,
+    regionName: city.regionName,
     corners: cornersView(city.corners),
     count: city.blockCount,
     reason: city.reason,
@@ -83,5 +89,32 @@ export function requestSnapshot(request: CityRequestRecord): Record<string, unkn
     requesterUuid: request.requesterUuid,
     changes: changesView(request.changes),
     rejectReason: request.rejectReason,
+  };
+}
+
+/**
+ * Contract 13.2: the earlier service's flat names, carried beside the current ones by the three
+ * single-city reads only.
+ */
+export interface LegacyCityFields {
+  uuid: string;
+  mcid: string | null;
+  discordid: string | null;
+  namekana: string;
+  name_origin: string | null;
+  regionname: string | null;
+  blocknum: number;
+}
+
+export function withLegacyFields(city: CityView): CityView & LegacyCityFields {
+  return {
+    ...city,
+    uuid: city.owner.uuid,
+    mcid: city.owner.mcid,
+    discordid: city.owner.chatid,
+    namekana: city.nameKana,
+    name_origin: city.origin,
+    regionname: city.regionName,
+    blocknum: city.count,
   };
 }

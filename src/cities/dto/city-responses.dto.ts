@@ -39,6 +39,9 @@ export class CityDoc {
   @ApiProperty({ nullable: true, type: String })
   origin: string | null;
 
+  @ApiProperty({ nullable: true, type: String, description: 'Game-server protection region id (lower case).', example: 'chuo' })
+  regionName: string | null;
+
   @ApiProperty({ type: [CornerOutDoc] })
   corners: CornerOutDoc[];
 
@@ -59,6 +62,38 @@ export class CityDoc {
 
   @ApiProperty({ example: '2026-11-22T03:04:05.000Z' })
   updatedAt: string;
+}
+
+/** Contract 13.2: the single-city reads also carry the earlier service's flat names. */
+export class SingleCityDoc extends CityDoc {
+  @ApiProperty({ description: 'Earlier name of owner.uuid.' })
+  uuid: string;
+
+  @ApiProperty({ nullable: true, type: String, description: 'Earlier name of owner.mcid.' })
+  mcid: string | null;
+
+  @ApiProperty({ nullable: true, type: String, description: 'Earlier name of owner.chatid.' })
+  discordid: string | null;
+
+  @ApiProperty({ description: 'Earlier name of nameKana.' })
+  namekana: string;
+
+  @ApiProperty({ nullable: true, type: String, description: 'Earlier name of origin.' })
+  name_origin: string | null;
+
+  @ApiProperty({ nullable: true, type: String, description: 'Earlier name of regionName.' })
+  regionname: string | null;
+
+  @ApiProperty({ description: 'Earlier name of count.' })
+  blocknum: number;
+}
+
+class RequestCityDoc {
+  @ApiProperty({ example: 12 })
+  id: number;
+
+  @ApiProperty({ description: "The city's current name (the requested one for a create).", example: 'Chuo' })
+  name: string;
 }
 
 class RequesterDoc {
@@ -82,10 +117,13 @@ export class CityRequestDoc {
   @ApiProperty({ example: 12 })
   cityId: number;
 
+  @ApiProperty({ type: RequestCityDoc })
+  city: RequestCityDoc;
+
   @ApiProperty({ type: RequesterDoc })
   requester: RequesterDoc;
 
-  @ApiProperty({ description: 'The requested fields, named as in the input (cityName, cityNameKana, summary, origin, corners, count, reason, remarks).', type: Object })
+  @ApiProperty({ description: 'The requested fields, named as in the input (cityName, cityNameKana, summary, origin, regionName, corners, count, reason, remarks).', type: Object })
   changes: Record<string, unknown>;
 
   @ApiProperty({ nullable: true, type: String })
@@ -97,6 +135,9 @@ export class CityRequestDoc {
   @ApiProperty({ nullable: true, type: String })
   decidedAt: string | null;
 
+  @ApiProperty({ nullable: true, type: String, description: 'apikey:<key name> or club:<uuid>; null while pending.', example: 'apikey:ops' })
+  decidedBy: string | null;
+
   @ApiProperty({ nullable: true, type: String })
   rejectReason: string | null;
 }
@@ -105,7 +146,7 @@ class HistoryEntryDoc {
   @ApiProperty()
   id: number;
 
-  @ApiProperty({ description: 'What happened, e.g. create_requested, create_approved, update_forced, region_rejected, deleted.' })
+  @ApiProperty({ description: 'What happened, e.g. create_requested, create_approved, update_forced, region_rejected, update_withdrawn, deleted.' })
   action: string;
 
   @ApiProperty({ description: 'Who: player:<uuid> (user key), club:<uuid> (club token) or apikey:<name>.' })
@@ -125,23 +166,32 @@ class HistoryEntryDoc {
 }
 
 export class CityResponseDoc {
-  @ApiProperty({ type: CityDoc })
-  data: CityDoc;
+  @ApiProperty({ type: SingleCityDoc })
+  data: SingleCityDoc;
 }
 
 export class CityListResponseDoc {
-  @ApiProperty({ type: [CityDoc] })
-  data: CityDoc[];
+  @ApiProperty({
+    oneOf: [{ type: 'array', items: { $ref: '#/components/schemas/CityDoc' } }, { $ref: '#/components/schemas/SingleCityDoc' }],
+    description: 'Every registered city without parameters; one city (with the flat names of 13.2) with id or name.',
+  })
+  data: CityDoc[] | SingleCityDoc;
 }
 
 export class CityPathResponseDoc {
-  @ApiProperty({ oneOf: [{ $ref: '#/components/schemas/CityDoc' }, { type: 'array', items: { $ref: '#/components/schemas/CityDoc' } }], description: 'One city for a city id; an array for an administrator uuid.' })
-  data: CityDoc | CityDoc[];
+  @ApiProperty({
+    oneOf: [{ $ref: '#/components/schemas/SingleCityDoc' }, { type: 'array', items: { $ref: '#/components/schemas/CityDoc' } }],
+    description: 'One city (with the flat names of 13.2) for a city id; an array for an administrator uuid.',
+  })
+  data: SingleCityDoc | CityDoc[];
 }
 
 export class CreateCityResponseDoc {
   @ApiProperty({ example: 7 })
   requestId: number;
+
+  @ApiProperty({ description: 'Equals requestId (the earlier service\'s name).', example: 7 })
+  request_id: number;
 
   @ApiProperty({ example: 12 })
   cityId: number;
@@ -154,6 +204,9 @@ export class EditCityResponseDoc {
   @ApiPropertyOptional({ description: 'The filed request (requestStatus pending).', example: 8 })
   requestId?: number;
 
+  @ApiPropertyOptional({ description: 'Equals requestId (the earlier service\'s name).', example: 8 })
+  request_id?: number;
+
   @ApiProperty({ enum: ['pending', 'applied'] })
   requestStatus: string;
 
@@ -164,9 +217,31 @@ export class EditCityResponseDoc {
 export class CityRequestListResponseDoc {
   @ApiProperty({ type: [CityRequestDoc] })
   data: CityRequestDoc[];
+
+  @ApiProperty({ nullable: true, type: Number, description: 'The last returned id when more entries follow (pass it as after), else null.' })
+  next: number | null;
 }
 
 export class CityHistoryResponseDoc {
   @ApiProperty({ type: [HistoryEntryDoc] })
   data: HistoryEntryDoc[];
+
+  @ApiProperty({ nullable: true, type: Number, description: 'The last returned id when more entries follow (pass it as after), else null.' })
+  next: number | null;
+}
+
+class ConflictDoc {
+  @ApiProperty({ enum: ['name', 'kana', 'regionName', 'region'] })
+  kind: string;
+
+  @ApiProperty({ description: 'The city already holding it.', example: 12 })
+  cityId: number;
+
+  @ApiProperty({ description: "That city's name.", example: 'Chuo' })
+  name: string;
+}
+
+export class ConflictListResponseDoc {
+  @ApiProperty({ type: [ConflictDoc], description: 'Empty when the request could be approved now.' })
+  data: ConflictDoc[];
 }

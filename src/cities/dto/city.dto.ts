@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsIn, IsInt, IsString, Length, Matches, MaxLength, Min } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { POSITIVE_INT_PATTERN, UUID_PATTERN } from '../../common/identifiers';
 import { FromJsonString, OptionalField, ToBool, ToInt, Trim } from '../../common/validation/transforms';
 import { REQUEST_STATUSES, REQUEST_TYPES, type RequestStatus, type RequestType } from '../city-request.entity';
 import { rule } from '../../common/validation/validation.pipe';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../page';
 
 const TEXT_MAX = 2000;
 /** Raw names get room for surrounding white space; the 1–64 rule applies after trimming. */
@@ -64,6 +65,16 @@ class CityFieldsDto {
   @IsString()
   @MaxLength(TEXT_MAX)
   reason?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Game-server protection region id: 1 to 32 characters of a-z, 0-9, _ and - (stored trimmed and lower-cased); unique among registered cities and pending creates. "" means none on create and clears it on edit.',
+    example: 'chuo',
+  })
+  @OptionalField()
+  @IsString()
+  @MaxLength(RAW_NAME_MAX)
+  regionName?: string;
 
   @ApiPropertyOptional({ description: 'Free note, up to 2,000 characters.' })
   @OptionalField()
@@ -185,7 +196,25 @@ export class RejectDto {
   reason?: string;
 }
 
-export class ListRequestsDto {
+/** Contract 13.5: `limit` entries after the id `after`, oldest first. */
+export class PageDto {
+  @ApiPropertyOptional({ description: `Entries per page, 1 to ${MAX_PAGE_LIMIT}.`, default: DEFAULT_PAGE_LIMIT, minimum: 1, maximum: MAX_PAGE_LIMIT })
+  @OptionalField()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_LIMIT)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'Only entries with a greater id: the `next` of the previous page.', default: 0, minimum: 0 })
+  @OptionalField()
+  @ToInt()
+  @IsInt()
+  @Min(0)
+  after?: number;
+}
+
+export class ListRequestsDto extends PageDto {
   @ApiPropertyOptional({ enum: REQUEST_STATUSES, description: 'Request status (default pending).', required: false })
   @OptionalField()
   @IsIn(REQUEST_STATUSES)
@@ -202,8 +231,14 @@ export class ListRequestsDto {
   cityId?: string;
 }
 
-export class CityHistoryDto {
+export class CityHistoryDto extends PageDto {
   @ApiProperty({ description: 'City id (path).', example: 12 })
   @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   id: string;
+}
+
+export class RequestIdDto {
+  @ApiProperty({ description: 'Request id (path).', example: 7 })
+  @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
+  requestId: string;
 }
