@@ -11,8 +11,10 @@ import { registerEnvelope } from './common/http/envelope.hook';
 import { RouteTable } from './common/http/route-table';
 import { PinoNestLogger } from './common/logging/pino-nest-logger';
 import { REDACTED_PATHS, redactUrl } from './common/logging/redact';
+import { finishDocument } from './common/openapi/openapi-document';
 import { AppConfig } from './config/app-config';
 import { MetricsService } from './metrics/metrics.service';
+import { BruteForceLimiter } from './security/brute-force.limiter';
 import { registerHttpHygiene, registerRateLimit } from './security/http-security';
 import { transportErrorHandlers } from './security/transport-errors';
 
@@ -121,25 +123,29 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes), adapter, { bufferLogs: true, bodyParser: false });
   app.useLogger(new PinoNestLogger(fastify.log));
-  registerResponseHook(fastify, app.get(MetricsService), ['info', 'debug', 'trace'].includes(config.LOG_LEVEL));
+  const metrics = app.get(MetricsService);
+  registerResponseHook(fastify, metrics, ['info', 'debug', 'trace'].includes(config.LOG_LEVEL));
+  app.get(BruteForceLimiter).onRefusal((rule) => metrics.rateLimitRefusals.inc({ limit: rule }));
   registerRateLimit(app);
 
   const version = app.get(BuildInfo).version;
   registerEnvelope(fastify, version);
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Community service')
-      .setDescription(
-        'Cities, players, ban-list mirror and club accounts of the game-server community. Every route is also served under /v1. ' +
-          'GET and DELETE read the query string; POST and PATCH read the body and the query string (the body wins).',
-      )
-      .setVersion(version)
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Operator or game-server API key (also accepted as the apikey parameter).' }, 'apikey')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Club user token (also accepted as the usertoken parameter).' }, 'usertoken')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics when it is set.' }, 'metrics-token')
-      .build(),
+  const document = finishDocument(
+    SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle('Community service')
+        .setDescription(
+          'Cities, players, ban-list mirror and club accounts of the game-server community. Every route is also served under /v1. ' +
+            'GET and DELETE read the query string; POST and PATCH read the body and the query string (the body wins).',
+        )
+        .setVersion(version)
+        .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Operator or game-server API key (also accepted as the apikey parameter).' }, 'apikey')
+        .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Club user token (also accepted as the usertoken parameter).' }, 'usertoken')
+        .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics when it is set.' }, 'metrics-token')
+        .build(),
+    ),
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
 

@@ -79,6 +79,10 @@ function operationsOf(document: OpenApiDocument): Operation[] {
   return operations;
 }
 
+function isJapanese(value: unknown): boolean {
+  return typeof value === 'string' && /[\u3040-\u30ff\u4e00-\u9fff]/.test(value);
+}
+
 /** 4xx in the contract's envelope, or (reads only) a success; never a 5xx, never a dropped connection. */
 function judge(operation: Operation, label: string, result: HttpResult | Error): string | undefined {
   const where = `${operation.method} ${operation.path} [${label}]`;
@@ -89,9 +93,14 @@ function judge(operation: Operation, label: string, result: HttpResult | Error):
     return `${where}: ${result.status} ${result.text.slice(0, 200)}`;
   }
   if (result.status >= 400) {
-    const body = result.body as { status?: unknown; code?: unknown; error?: unknown; message?: unknown } | undefined;
+    const body = result.body as { status?: unknown; code?: unknown; error?: unknown; message?: unknown; message_ja?: unknown; details?: unknown } | undefined;
     if (body?.status !== false || body.code !== result.status || typeof body.error !== 'string' || typeof body.message !== 'string') {
       return `${where}: ${result.status} without the error envelope: ${result.text.slice(0, 200)}`;
+    }
+    // Contract 13.1: Japanese on the body and on every detail.
+    const details = Array.isArray(body.details) ? (body.details as Array<{ message_ja?: unknown }>) : [];
+    if (!isJapanese(body.message_ja) || !details.every((entry) => isJapanese(entry.message_ja))) {
+      return `${where}: ${result.status} without message_ja: ${result.text.slice(0, 200)}`;
     }
     return undefined;
   }

@@ -586,12 +586,12 @@ describe('cities (e2e)', () => {
         'GET /cities/requests/{requestId}/conflicts',
         'POST /cities/requests/{requestId}/withdraw',
         'POST /cities/create',
-        'POST /cities/approval/{type}/{cityId}',
+        'POST /cities/approval/{type}/{id}',
         'POST /cities/reject/{type}/{requestId}',
-        'PATCH /cities/edit/{cityId}',
+        'PATCH /cities/edit/{id}',
         'GET /cities/{id}/history',
         'GET /cities/{id}',
-        'DELETE /cities/{cityId}',
+        'DELETE /cities/{id}',
       ].sort(),
     );
   });

@@ -96,7 +96,7 @@ describe('GET /metrics (e2e)', () => {
     const flood = await Promise.all(Array.from({ length: 605 }, () => app.get('/health', { headers: { 'x-forwarded-for': '203.0.113.21' } })));
     expect(flood.filter((result) => result.status === 429)).toHaveLength(5);
     const after = await scrape();
-    expect(sample(after, 'rate_limit_refusals_total{limit="sign-in"}') - sample(before, 'rate_limit_refusals_total{limit="sign-in"}')).toBe(1);
+    expect(sample(after, 'rate_limit_refusals_total{limit="account-address"}') - sample(before, 'rate_limit_refusals_total{limit="account-address"}')).toBe(1);
     expect(sample(after, 'rate_limit_refusals_total{limit="requests"}') - sample(before, 'rate_limit_refusals_total{limit="requests"}')).toBe(5);
     expect(sample(after, requests('/health', 'GET', 429)) - sample(before, requests('/health', 'GET', 429))).toBe(5);
   });

@@ -1,8 +1,32 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { RouteTable } from '../src/common/http/route-table';
 import { TestApp } from './support/test-app';
 
+interface LintProblem {
+  rule: string;
+  severity: 'error' | 'warn';
+  message: string;
+  where: string;
+}
+
+/** Redocly's `recommended` rules over a document, in a child process (the library is an ES module). */
+function redoclyLint(document: string): Promise<LintProblem[]> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(process.execPath, [join(__dirname, '..', 'scripts', 'openapi-lint.js')], { maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+      if (error) {
+        reject(new Error(`redocly lint failed: ${stderr}`));
+        return;
+      }
+      resolve(JSON.parse(stdout) as LintProblem[]);
+    });
+    child.stdin?.end(document);
+  });
+}
+
 interface Operation {
   summary?: string;
+  security?: unknown[];
   responses: Record<string, { description?: string }>;
 }
 
@@ -10,10 +34,13 @@ interface Operation {
 describe('OpenAPI description (e2e)', () => {
   let app: TestApp;
   let paths: Record<string, Record<string, Operation>>;
+  let text: string;
 
   beforeAll(async () => {
     app = await TestApp.start();
-    paths = (await app.get<{ paths: typeof paths }>('/docs/openapi.json')).body.paths;
+    const served = await app.get<{ paths: typeof paths }>('/docs/openapi.json');
+    paths = served.body.paths;
+    text = served.text;
   });
 
   afterAll(async () => {
@@ -54,5 +81,50 @@ describe('OpenAPI description (e2e)', () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  it("passes Redocly's recommended rules: no error, and no warning but the ambiguity contract 13.0 asks for", async () => {
+    const problems = await redoclyLint(text);
+    const summary = (problem: LintProblem) => `${problem.severity} ${problem.rule} ${problem.where}: ${problem.message}`;
+    expect(problems.filter((problem) => problem.severity === 'error').map(summary)).toEqual([]);
+    // `/cities/edit/{id}` and `/cities/{id}/history` both match /cities/edit/history: the fixed segment wins (section 1).
+    const expected = (problem: LintProblem) => problem.rule === 'no-ambiguous-paths' && /\/cities\/(edit\/)?\{id\}/.test(problem.message);
+    expect(problems.filter((problem) => !expected(problem)).map(summary)).toEqual([]);
+  });
+
+  it('names the path parameter of every single-city route id (contract 13.0)', () => {
+    const cityPaths = Object.keys(paths).filter((path) => /^\/cities\/.*\{/.test(path) && !path.startsWith('/cities/reject/') && !path.startsWith('/cities/requests/'));
+    expect(cityPaths.length).toBeGreaterThanOrEqual(4);
+    expect(cityPaths.filter((path) => !/\{id\}/.test(path) || /\{cityId\}/.test(path))).toEqual([]);
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/cities/{id}', '/cities/edit/{id}', '/cities/approval/{type}/{id}', '/cities/{id}/history']));
+  });
+
+  it('declares security on every operation: the scheme, or [] for a public one', () => {
+    const undeclared = routes().filter(({ method, path }) => paths[path]?.[method] && !Array.isArray(paths[path][method].security));
+    expect(undeclared).toEqual([]);
+    expect(paths['/cities/{id}'].get.security).toEqual([]);
+    expect(paths['/club/@me'].get.security).toEqual([{ usertoken: [] }]);
+  });
+
+  it('gives no optional input field a default (generated clients would make it required)', () => {
+    const document = JSON.parse(text) as { components: { schemas: Record<string, { properties?: Record<string, { default?: unknown }>; required?: string[] }> } };
+    const defaulted = Object.entries(document.components.schemas).flatMap(([name, schema]) =>
+      Object.entries(schema.properties ?? {})
+        .filter(([property, value]) => value.default !== undefined && !(schema.required ?? []).includes(property))
+        .map(([property]) => `${name}.${property}`),
+    );
+    expect(defaulted).toEqual([]);
+  });
+
+  it('answers a path value through the query override under the same name (contract 1 and 13.0)', async () => {
+    // The path value is a valid id; the query's is not, and it is the one checked.
+    const read = await app.get('/cities/123456', { query: { id: 'not-an-id' } });
+    expect(read.status).toBe(400);
+    expect(read.body.details).toEqual([expect.objectContaining({ field: 'id' })]);
+    const operator = { headers: { 'x-api-key': await app.createApiKey(['operator']) } };
+    const approval = await app.post('/cities/approval/create/123456', undefined, { ...operator, query: { id: 'x' } });
+    expect(approval.status).toBe(400);
+    expect(approval.body.details).toEqual([expect.objectContaining({ field: 'id' })]);
+    expect((await app.post('/cities/approval/create/123456', undefined, operator)).status).toBe(404);
   });
 });

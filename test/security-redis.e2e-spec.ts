@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import { AppConfig } from '../src/config/app-config';
-import { expectError, newPlayer, TestApp } from './support/test-app';
+import { expectError, newPlayer, registerClubUser, TestApp } from './support/test-app';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -50,10 +50,35 @@ describe('rate limits in Redis (e2e)', () => {
     for (let attempt = 0; attempt < 10; attempt += 1) {
       expectError(await signIn(attempt % 2 === 0 ? first : second, ghost, ip), 401, 'unauthorized');
     }
-    expect(await redis.get(`rl:fail:acct-ip:sign-in:${ghost.toLowerCase()}:${ip}`)).toBe('10');
+    // The 10th failure blocks the pair for 15 minutes (the counter is set past the limit).
+    const pairKey = `rl:fail:acct-ip:sign-in:${ghost.toLowerCase()}:${ip}`;
+    expect(Number(await redis.get(pairKey))).toBeGreaterThanOrEqual(10);
+    expect(await redis.ttl(pairKey)).toBeGreaterThan(14 * 60);
     expect(Number(await redis.get(`rl:fail:ip-day:${ip}`))).toBe(10);
     expectError(await signIn(first, ghost, ip), 429, 'rate_limited');
     expectError(await signIn(second, ghost, ip), 429, 'rate_limited');
+  });
+
+  it('shares the per-account slowdown and the known addresses between instances', async () => {
+    const gameServerKey = await first.createApiKey(['game-server']);
+    const user = await registerClubUser(first, gameServerKey, { password: 'right-password-1' });
+    const signInAs = (app: TestApp, password: string, from: string) =>
+      app.post('/club/token', { username: user.mcid, password, recaptcha: 'pass' }, { headers: { 'x-forwarded-for': from } });
+    const home = randomAddress();
+    expect((await signInAs(second, 'right-password-1', home)).status).toBe(200);
+    expect(await redis.exists(`rl:known:${user.uuid}:${home}`)).toBe(1);
+    // 20 failures spread over both instances and 20 addresses: the next attempt waits, on either instance.
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      expectError(await signInAs(attempt % 2 === 0 ? first : second, 'wrong-password', randomAddress()), 401, 'unauthorized');
+    }
+    expect(Number(await redis.get(`rl:fail:acct:${user.uuid}`))).toBe(20);
+    expectError(await signInAs(first, 'right-password-1', randomAddress()), 429, 'rate_limited');
+    expectError(await signInAs(second, 'right-password-1', randomAddress()), 429, 'rate_limited');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // A success on one instance ends the slowdown for both.
+    expect((await signInAs(first, 'right-password-1', home)).status).toBe(200);
+    expect(await redis.exists(`rl:fail:acct:${user.uuid}`, `rl:slow:acct:${user.uuid}`)).toBe(0);
+    expectError(await signInAs(second, 'wrong-password', randomAddress()), 401, 'unauthorized');
   });
 
   it('counts the per-address request limit in Redis', async () => {

@@ -31,6 +31,7 @@ export class BanlistController {
 
   @Get('ban/:banId')
   @ApiOperation({ summary: 'Get a ban record by ban id', description: staleNote })
+  @ApiInput(BanIdDto, 'query', { path: ['banId'] })
   @ApiEnvelope(200, 'The ban record.', BanResponseDoc)
   @ApiErrors([400, 'banId is not a positive integer.'], [404, 'No such ban in the mirror.'])
   async ban(@Input() input: BanIdDto): Promise<{ data: BanView }> {
@@ -57,6 +58,7 @@ export class BanlistController {
 
   @Get(':uuid')
   @ApiOperation({ summary: 'Get ban-list user data by uuid (path)', description: staleNote })
+  @ApiInput(BanlistUserDto, 'query', { path: ['uuid'] })
   @ApiEnvelope(200, 'The mirrored ban-list data of the player.', BanlistUserResponseDoc)
   @ApiErrors([400, 'Not a game UUID.'], [404, 'The player was never synced.'])
   async byPath(@Input() input: BanlistUserDto): Promise<{ data: BanlistUserView }> {

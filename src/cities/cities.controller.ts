@@ -35,7 +35,6 @@ import {
   FindCitiesDto,
   FindCityByPathDto,
   ListRequestsDto,
-  PageDto,
   RejectDto,
   RequestIdDto,
 } from './dto/city.dto';
@@ -129,14 +128,15 @@ export class CitiesController {
     return this.creation.create(input, credentials, ip);
   }
 
-  @Post('approval/:type/:cityId')
+  @Post('approval/:type/:id')
   @HttpCode(200)
   @OperatorAuth()
   @ApiOperation({ summary: 'Approve and apply the pending request of a type for a city' })
+  @ApiInput(ApprovalDto, 'body', { path: ['type', 'id'] })
   @ApiEnvelope(200, 'Applied.')
   @ApiErrors([400, 'Invalid type or city id.'], ...operatorErrors, [404, 'No pending request of that type.'], [409, 'A conflict arose meanwhile; the request stays pending.'])
   async approve(@Input() input: ApprovalDto, @AuthCaller() caller: Caller): Promise<Record<string, never>> {
-    await this.decisions.approve(input.type, Number(input.cityId), actorOf(caller));
+    await this.decisions.approve(input.type, Number(input.id), actorOf(caller));
     return {};
   }
 
@@ -144,7 +144,7 @@ export class CitiesController {
   @HttpCode(200)
   @OperatorAuth()
   @ApiOperation({ summary: 'Reject a pending request; a rejected create frees its name and region' })
-  @ApiInput(RejectDto, 'body')
+  @ApiInput(RejectDto, 'body', { path: ['type', 'requestId'] })
   @ApiEnvelope(200, 'Rejected.')
   @ApiErrors([400, 'Invalid type or request id.'], ...operatorErrors, [404, 'No pending request with that id and type.'])
   async reject(@Input() input: RejectDto, @AuthCaller() caller: Caller): Promise<Record<string, never>> {
@@ -152,14 +152,14 @@ export class CitiesController {
     return {};
   }
 
-  @Patch('edit/:cityId')
+  @Patch('edit/:id')
   @ClubAuth()
   @ApiOperation({
     summary: 'Update a city',
     description:
       "The administrator files a request (region for corners, else update); a club admin editing another's city applies it at once. corners (with count, reason) come alone.",
   })
-  @ApiInput(EditCityDto, 'body')
+  @ApiInput(EditCityDto, 'body', { path: ['id'] })
   @ApiEnvelope(200, 'Request filed, or change applied.', EditCityResponseDoc)
   @ApiErrors(
     [400, 'Invalid parameters, or captcha_failed.'],
@@ -174,8 +174,7 @@ export class CitiesController {
   @Get(':id/history')
   @OperatorAuth()
   @ApiOperation({ summary: "A city's audit trail: every state change, oldest first, paged by id" })
-  @ApiParam({ name: 'id', description: 'City id (any state: pending, rejected and deleted cities keep their trail).', schema: { type: 'integer', minimum: 1 } })
-  @ApiInput(PageDto, 'query')
+  @ApiInput(CityHistoryDto, 'query', { path: ['id'] })
   @ApiEnvelope(200, 'The trail.', CityHistoryResponseDoc)
   @ApiErrors([400, 'Invalid id, limit or after.'], ...operatorErrors, [404, 'No such city.'])
   history(@Input() input: CityHistoryDto): Promise<Page<HistoryEntryView>> {
@@ -190,6 +189,7 @@ export class CitiesController {
 
   @Get(':id')
   @ApiOperation({ summary: 'A city by id (digits), or the cities of an administrator (uuid)', description: 'A query id or name wins over the path.' })
+  @ApiInput(FindCityByPathDto, 'query', { path: ['id'] })
   @ApiEnvelope(200, 'One city for an id; an array (possibly empty) for a uuid.', CityPathResponseDoc)
   @ApiErrors([400, 'Neither a city id nor a uuid.'], [404, 'No registered city with that id.'])
   async findByPath(@Input() input: FindCityByPathDto): Promise<{ data: (CityView & LegacyCityFields) | CityView[] }> {
@@ -211,13 +211,14 @@ export class CitiesController {
     throw methodNotAllowed('GET');
   }
 
-  @Delete(':cityId')
+  @Delete(':id')
   @OperatorAuth()
   @ApiOperation({ summary: 'Delete a registered city; its pending requests are rejected, its name and region freed' })
+  @ApiInput(CityIdDto, 'query', { path: ['id'] })
   @ApiEnvelope(200, 'Deleted.')
   @ApiErrors([400, 'Invalid city id.'], ...operatorErrors, [404, 'No registered city with that id (pending creates are rejected, not deleted).'])
   async delete(@Input() input: CityIdDto, @AuthCaller() caller: Caller): Promise<Record<string, never>> {
-    await this.decisions.delete(Number(input.cityId), actorOf(caller));
+    await this.decisions.delete(Number(input.id), actorOf(caller));
     return {};
   }
 }

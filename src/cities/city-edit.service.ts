@@ -42,7 +42,7 @@ export class CityEditService {
    */
   async edit(session: ClubSession, input: EditCityDto, ip: string): Promise<EditResult> {
     const fields = checkEditFields(input, this.rules.limits);
-    const cityId = Number(input.cityId);
+    const cityId = Number(input.id);
     const current = await this.registeredView(cityId);
     const draft = editDraft(withoutUnchanged(fields, current));
     const isAdministrator = current.owner.uuid === session.playerUuid;

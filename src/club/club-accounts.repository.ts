@@ -40,6 +40,15 @@ export class ClubAccountsRepository {
     return inserted.identifiers[0]?.id as number;
   }
 
+  async setPassword(tx: Transaction, accountId: number, passwordHash: string): Promise<void> {
+    await tx.update(ClubAccount, { id: accountId }, { passwordHash });
+  }
+
+  /** Deletes the account (its tokens first: see TokensRepository.deleteAccountTokens). */
+  async delete(tx: Transaction, accountId: number): Promise<void> {
+    await tx.delete(ClubAccount, { id: accountId });
+  }
+
   async setNickname(accountId: number, nickname: string): Promise<void> {
     await this.dataSource.manager.update(ClubAccount, { id: accountId }, { nickname });
   }

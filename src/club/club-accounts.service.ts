@@ -5,7 +5,7 @@ import { UUID_PATTERN } from '../common/identifiers';
 import { isUniqueViolation } from '../database/database-errors';
 import { UnitOfWork } from '../database/unit-of-work';
 import { PlayersService } from '../players/players.service';
-import { BruteForceLimiter } from '../security/brute-force.limiter';
+import { AttemptKind, BruteForceLimiter } from '../security/brute-force.limiter';
 import { UserKeysService } from '../user-keys/user-keys.service';
 import type { ClubGroup } from './club-account.entity';
 import { ClubAccountsRepository } from './club-accounts.repository';
@@ -47,11 +47,14 @@ export class ClubAccountsService {
     await this.captcha.verify(input.recaptcha, ip);
     const passwordHash = await this.passwords.hash(input.password);
     try {
-      return await this.unitOfWork.transaction(async (tx) => {
+      const issued = await this.unitOfWork.transaction(async (tx) => {
         await this.userKeys.spend(tx, key);
         const accountId = await this.accounts.create(tx, key.playerUuid, passwordHash, new Date());
         return this.tokens.issue(tx, accountId);
       });
+      // The key proved the player: this address is trusted for the account (sign-in limits, rule b).
+      await this.bruteForce?.succeeded(key.playerUuid, ip);
+      return issued;
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw ApiError.conflict('club.accountExists');
@@ -74,7 +77,7 @@ export class ClubAccountsService {
     });
   }
 
-  private limited<T>(kind: 'sign-in' | 'register', account: string, ip: string, attempt: () => Promise<T>): Promise<T> {
+  private limited<T>(kind: AttemptKind, account: string, ip: string, attempt: () => Promise<T>): Promise<T> {
     return this.bruteForce ? this.bruteForce.guard(kind, account, ip, attempt) : attempt();
   }
 

@@ -56,6 +56,11 @@ export class ClubTokensService {
     return withoutTokenState(session);
   }
 
+  /** Invalidates every token of the account, inside the caller's transaction. */
+  async revokeAll(tx: Transaction, accountId: number): Promise<void> {
+    await this.tokens.deleteAccountTokens(tx, accountId);
+  }
+
   async logout(session: ClubSession): Promise<void> {
     await this.tokens.logOut(session.tokenId, new Date());
   }

@@ -4,9 +4,20 @@ import { ClubAuth, Session } from '../auth/auth.decorators';
 import { ClientIp, Input } from '../common/http/input.decorator';
 import { ApiEnvelope, ApiErrors, ApiInput } from '../common/openapi/api-docs.decorators';
 import type { ClubSession } from './club-session';
+import { AccountRecoveryService } from './account-recovery.service';
 import { ClubAccountsService } from './club-accounts.service';
 import { ClubTokensService, IssuedToken } from './club-tokens.service';
-import { AccountResponseDoc, NicknameDto, NicknameResponseDoc, RegisterDto, SignInDto, TokenResponseDoc } from './dto/club.dto';
+import {
+  AccountDeleteDto,
+  AccountResponseDoc,
+  NicknameDto,
+  NicknameResponseDoc,
+  PasswordChangeDto,
+  PasswordResetDto,
+  RegisterDto,
+  SignInDto,
+  TokenResponseDoc,
+} from './dto/club.dto';
 import { toClubAccountView, ClubAccountView } from './club-account.view';
 
 const captchaErrors: Array<[number, string]> = [
@@ -20,6 +31,7 @@ export class ClubController {
   constructor(
     private readonly accounts: ClubAccountsService,
     private readonly tokens: ClubTokensService,
+    private readonly recovery: AccountRecoveryService,
   ) {}
 
   @Get('@me')
@@ -67,6 +79,39 @@ export class ClubController {
   @ApiErrors(...captchaErrors)
   async setNickname(@Session() session: ClubSession, @Input() input: NicknameDto, @ClientIp() ip: string): Promise<{ nickname: string }> {
     return { nickname: await this.accounts.setNickname(session, input, ip) };
+  }
+
+  @Post('password/reset')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Reset a forgotten password with a new in-game user key, and sign in', description: 'Spends the key, sets the password, invalidates every token of the account and issues a new one.' })
+  @ApiInput(PasswordResetDto, 'body')
+  @ApiEnvelope(200, 'Password set; signed in with a new token.', TokenResponseDoc)
+  @ApiErrors(...captchaErrors, [401, 'User key missing, invalid, expired or already used.'], [404, "The key's player has no club account (the key stays unspent)."], [429, 'Too many failed attempts.'])
+  resetPassword(@Input() input: PasswordResetDto, @ClientIp() ip: string): Promise<IssuedToken> {
+    return this.recovery.resetPassword(input, ip);
+  }
+
+  @Post('password')
+  @HttpCode(200)
+  @ClubAuth()
+  @ApiOperation({ summary: 'Change the password (the current one is required); every older token is invalidated' })
+  @ApiInput(PasswordChangeDto, 'body')
+  @ApiEnvelope(200, 'Password changed; a new token.', TokenResponseDoc)
+  @ApiErrors(...captchaErrors, [401, 'Token invalid, or the current password is wrong (counts as a failed sign-in).'], [429, 'Too many failed attempts.'])
+  changePassword(@Session() session: ClubSession, @Input() input: PasswordChangeDto, @ClientIp() ip: string): Promise<IssuedToken> {
+    return this.recovery.changePassword(session, input, ip);
+  }
+
+  @Post('@me/delete')
+  @HttpCode(200)
+  @ClubAuth()
+  @ApiOperation({ summary: 'Delete the club account and its tokens (the player\'s game records stay)' })
+  @ApiInput(AccountDeleteDto, 'body')
+  @ApiEnvelope(200, 'Deleted.')
+  @ApiErrors(...captchaErrors, [401, 'Token invalid, or the password is wrong (counts as a failed sign-in).'], [429, 'Too many failed attempts.'])
+  async deleteAccount(@Session() session: ClubSession, @Input() input: AccountDeleteDto, @ClientIp() ip: string): Promise<Record<string, never>> {
+    await this.recovery.deleteAccount(session, input, ip);
+    return {};
   }
 
   @Post('logout')

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { UserKeysModule } from '../user-keys/user-keys.module';
+import { AccountRecoveryService } from './account-recovery.service';
 import { ClubAccountsRepository } from './club-accounts.repository';
 import { ClubAccountsService } from './club-accounts.service';
 import { ClubTokensModule } from './club-tokens.module';
@@ -9,7 +10,7 @@ import { PasswordsService } from './passwords.service';
 @Module({
   imports: [ClubTokensModule, UserKeysModule],
   controllers: [ClubController],
-  providers: [ClubAccountsRepository, ClubAccountsService, PasswordsService],
+  providers: [ClubAccountsRepository, ClubAccountsService, AccountRecoveryService, PasswordsService],
   exports: [ClubAccountsService, ClubTokensModule],
 })
 export class ClubModule {}

@@ -99,6 +99,11 @@ export class TokensRepository {
     await tx.delete(ClubToken, { accountId, expiresAt: LessThan(before) });
   }
 
+  async deleteAccountTokens(tx: Transaction, accountId: number): Promise<void> {
+    await tx.update(ClubAccount, { id: accountId }, { currentTokenId: null });
+    await tx.delete(ClubToken, { accountId });
+  }
+
   async getSession(tokenHash: string): Promise<TokenSession | null> {
     const row = await this.reader.one<SessionRow>(SESSION_SQL, [tokenHash]);
     return row ? toTokenSession(row) : null;

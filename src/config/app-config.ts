@@ -142,6 +142,16 @@ export class AppConfig {
   @IsBoolean()
   RATE_LIMIT_ENABLED = true;
 
+  /**
+   * Tests only: multiplies the sign-in limits' windows and refusal times (SECURITY.md) so that
+   * expiry can be tested in seconds. Must be 1 with NODE_ENV=production.
+   */
+  @Transform(toNumber)
+  @IsNumber()
+  @Min(0.0001)
+  @Max(1)
+  RATE_LIMIT_TIME_SCALE = 1;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()
@@ -199,6 +209,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (Number.isNaN(config.dataCutoff.getTime())) {
     throw new ConfigError('Invalid configuration: DATA_CUTOFF is not a valid date');
+  }
+  if (config.isProduction && config.RATE_LIMIT_TIME_SCALE !== 1) {
+    throw new ConfigError('Invalid configuration: RATE_LIMIT_TIME_SCALE must be 1 when NODE_ENV=production (it shortens the sign-in limits; tests only)');
   }
   if (config.isProduction && !config.RECAPTCHA_SECRET) {
     throw new ConfigError('Invalid configuration: RECAPTCHA_SECRET is required when NODE_ENV=production');

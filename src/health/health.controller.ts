@@ -1,8 +1,13 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../common/errors/api-error';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-docs.decorators';
 import { DatabaseHealth } from '../database/database-health';
+
+class ReadyDoc {
+  @ApiProperty({ enum: ['up'], description: 'The database answered.' })
+  database: 'up';
+}
 
 @ApiTags('operations')
 @Controller('health')
@@ -12,14 +17,15 @@ export class HealthController {
   @Get()
   @ApiOperation({ summary: 'Liveness: the process answers' })
   @ApiEnvelope(200, 'Alive.')
+  @ApiErrors([429, 'Too many requests from this address (when RATE_LIMIT_ENABLED).'])
   live(): Record<string, never> {
     return {};
   }
 
   @Get('ready')
   @ApiOperation({ summary: 'Readiness: the database answers' })
-  @ApiEnvelope(200, 'Ready.')
-  @ApiErrors([503, 'The database is unreachable.'])
+  @ApiEnvelope(200, 'Ready.', ReadyDoc)
+  @ApiErrors([429, 'Too many requests from this address (when RATE_LIMIT_ENABLED).'], [503, 'The database is unreachable.'])
   async ready(): Promise<{ database: 'up' }> {
     try {
       await this.database.ping();

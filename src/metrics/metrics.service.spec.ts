@@ -37,7 +37,7 @@ describe(MetricsService.name, () => {
     const text = await new MetricsService().render();
     expect(sample(text, 'database_errors_total{kind="deadlock"}')).toBe(0);
     expect(sample(text, 'database_deadlock_retries_total')).toBe(0);
-    expect(sample(text, 'rate_limit_refusals_total{limit="sign-in"}')).toBe(0);
+    expect(sample(text, 'rate_limit_refusals_total{limit="account-slowdown"}')).toBe(0);
     expect(sample(text, 'banlist_sync_runs_total{outcome="skipped"}')).toBe(0);
     expect(sample(text, 'webhook_deliveries_total{outcome="delivered"}')).toBe(0);
     // Process metrics only once the HTTP server asks for them.

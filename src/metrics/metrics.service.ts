@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import type { RefusalRule } from '../security/brute-force.limiter';
 import { RequestMetrics } from './request-metrics';
 
 export type DatabaseErrorKind = 'unavailable' | 'deadlock' | 'query';
-export type RateLimitName = 'requests' | 'sign-in';
+/** `requests`: the per-address request limit; the others: the rule of the sign-in limits that refused (SECURITY.md). */
+export type RateLimitName = 'requests' | RefusalRule;
 export type BanlistRunOutcome = 'finished' | 'skipped' | 'failed';
 /** The events module's DeliveryOutcome: a 2xx, a failed attempt to retry, given up, or Discord's 429 (not an attempt). */
 export type WebhookDeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'rate_limited';
@@ -36,10 +38,10 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  /** 429 answers, by limit: `requests` (per address) or `sign-in` (failed sign-ins and the like). */
+  /** 429 answers, by limit: `requests` (per address), or the sign-in rule: `account-address`, `address`, `account-slowdown`. */
   readonly rateLimitRefusals = new Counter({
     name: 'rate_limit_refusals_total',
-    help: 'Requests refused with 429, by limit.',
+    help: 'Requests refused with 429, by limit (requests, account-address, address, account-slowdown).',
     labelNames: ['limit'] as const,
     registers: [this.registry],
   });
@@ -65,7 +67,7 @@ export class MetricsService {
   constructor() {
     // Known label values start at 0, so a dashboard sees the series before the first event.
     (['unavailable', 'deadlock', 'query'] satisfies DatabaseErrorKind[]).forEach((kind) => this.databaseErrors.inc({ kind }, 0));
-    (['requests', 'sign-in'] satisfies RateLimitName[]).forEach((limit) => this.rateLimitRefusals.inc({ limit }, 0));
+    (['requests', 'account-address', 'address', 'account-slowdown'] satisfies RateLimitName[]).forEach((limit) => this.rateLimitRefusals.inc({ limit }, 0));
     (['finished', 'skipped', 'failed'] satisfies BanlistRunOutcome[]).forEach((outcome) => this.banlistRuns.inc({ outcome }, 0));
     (['delivered', 'retry', 'failed', 'rate_limited'] satisfies WebhookDeliveryOutcome[]).forEach((outcome) => this.webhookDeliveries.inc({ outcome }, 0));
   }

@@ -1,80 +1,238 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from '../common/errors/api-error';
 import { AppConfig } from '../config/app-config';
-import { MetricsService } from '../metrics/metrics.service';
-import { createLimiter, isLimiterVerdict, toLimitState } from './limiter-factory';
+import { KnownAddresses } from './known-addresses';
+import { createLimiter, isLimiterVerdict } from './limiter-factory';
 import { rateLimited } from './rate-limit-response';
-import { LimitPolicy, RATE_LIMITS } from './rate-limits';
+import { LimitPolicy, RATE_LIMITS, scaledSeconds, SIGN_IN_REFUSALS, slowdownSeconds } from './rate-limits';
 import { RedisConnection } from './redis-connection';
 
-/** Which credential check an attempt belongs to; part of the per-account key. */
-export type AttemptKind = 'sign-in' | 'register';
+/** Which credential check an attempt is. */
+export type AttemptKind = 'sign-in' | 'register' | 'password-reset' | 'password-change' | 'account-delete';
 
-const BLOCKED_MESSAGE = 'limits.tooManyFailures';
+/** The rule that refused an attempt (SECURITY.md, "Sign-in limits"). */
+export type RefusalRule = 'account-address' | 'address' | 'account-slowdown';
+
+/** Told of every refusal, e.g. to count it in metrics. */
+export type RefusalListener = (rule: RefusalRule, kind: AttemptKind) => void;
 
 /**
- * Brute-force protection for sign-in and register (the classic rate-limiter-flexible login
- * pattern). Failures are counted per (account, address) and per address per day, whether or
- * not the account exists; a blocked caller gets 429 before any password or key is checked.
- * A success clears the (account, address) counter, not the daily one.
+ * Failures of attempts that check a password (sign-in, change, deletion) count as failed
+ * sign-ins of the account; attempts that check a user key (register, reset) have their own
+ * counters, since the caller names no account the key could be tried against.
+ */
+const BUCKET: Record<AttemptKind, 'sign-in' | 'register'> = {
+  'sign-in': 'sign-in',
+  'password-change': 'sign-in',
+  'account-delete': 'sign-in',
+  register: 'register',
+  'password-reset': 'register',
+};
+
+const MESSAGES = {
+  'account-address': 'limits.tooManyFailures',
+  address: 'limits.tooManyFailures',
+  'account-slowdown': 'limits.accountSlowedDown',
+} as const satisfies Record<RefusalRule, Parameters<typeof rateLimited>[0]>;
+
+interface Attempt {
+  kind: AttemptKind;
+  /** Lower-cased account: a player uuid, what the caller typed when no such player exists, or `*`. */
+  account: string;
+  ip: string;
+  /** A password check of an account: rule (c) and the known-address exception apply. */
+  password: boolean;
+}
+
+interface Refusal {
+  rule: RefusalRule;
+  limit: number;
+  msBeforeReset: number;
+}
+
+/** A one-point limiter used only through `block()` / `set()`: a flag with an expiry. */
+function flagPolicy(name: string): LimitPolicy {
+  return { name, points: 1, durationSeconds: 1 };
+}
+
+/**
+ * Brute-force protection for every credential check (sign-in, register, password reset, change
+ * and account deletion), in three rules (SECURITY.md):
+ * (a) per (account, address): 10 failures in 15 min refuse that pair for 15 min;
+ * (b) per address: 100 failures a day refuse the address 15 min at a time, except for an
+ *     account that signed in successfully from that address within 30 days;
+ * (c) per account, any address: from 20 failures in an hour each further attempt waits a delay
+ *     (1 s, doubling, at most 15 min), reset by a success: a slowdown, never a lock.
+ * Counters live in Redis when REDIS_URL is set (shared by every instance), else in memory.
+ * A refused caller gets 429 before any password, key or CAPTCHA is checked.
  */
 @Injectable()
 export class BruteForceLimiter {
-  private readonly byAccountAndIp: RateLimiterAbstract | undefined;
-  private readonly byIpPerDay: RateLimiterAbstract | undefined;
+  private readonly limiters:
+    | {
+        pair: RateLimiterAbstract;
+        addressDay: RateLimiterAbstract;
+        addressBlock: RateLimiterAbstract;
+        account: RateLimiterAbstract;
+        slowdown: RateLimiterAbstract;
+        known: KnownAddresses;
+      }
+    | undefined;
+  private readonly seconds: { pairBlock: number; addressBlock: number; known: number; accountWindow: number; firstDelay: number; maxDelay: number };
+  private readonly listeners: RefusalListener[] = [];
   private readonly logger = new Logger('BruteForce');
 
-  constructor(
-    config: AppConfig,
-    redis: RedisConnection,
-    private readonly metrics: MetricsService,
-  ) {
+  constructor(config: AppConfig, redis: RedisConnection) {
+    const scale = config.RATE_LIMIT_TIME_SCALE;
+    const scaled = (policy: LimitPolicy): LimitPolicy => ({ ...policy, durationSeconds: scaledSeconds(policy.durationSeconds, scale) });
+    this.seconds = {
+      pairBlock: scaledSeconds(SIGN_IN_REFUSALS.pairBlockSeconds, scale),
+      addressBlock: scaledSeconds(SIGN_IN_REFUSALS.addressBlockSeconds, scale),
+      known: scaledSeconds(SIGN_IN_REFUSALS.knownAddressSeconds, scale),
+      accountWindow: scaledSeconds(RATE_LIMITS.failuresPerAccount.durationSeconds, scale),
+      firstDelay: SIGN_IN_REFUSALS.firstDelaySeconds,
+      maxDelay: scaledSeconds(SIGN_IN_REFUSALS.maxDelaySeconds, scale),
+    };
     if (config.RATE_LIMIT_ENABLED) {
-      this.byAccountAndIp = createLimiter(RATE_LIMITS.failuresPerAccountAndIp, redis);
-      this.byIpPerDay = createLimiter(RATE_LIMITS.failuresPerIpPerDay, redis);
+      this.limiters = {
+        pair: createLimiter(scaled(RATE_LIMITS.failuresPerAccountAndIp), redis),
+        addressDay: createLimiter(scaled(RATE_LIMITS.failuresPerIpPerDay), redis),
+        addressBlock: createLimiter(flagPolicy('rl:block:ip'), redis),
+        account: createLimiter(scaled(RATE_LIMITS.failuresPerAccount), redis),
+        slowdown: createLimiter(flagPolicy('rl:slow:acct'), redis),
+        known: new KnownAddresses(redis.client, 'rl:known', this.seconds.known),
+      };
     }
+  }
+
+  /** Registers a listener told of every refusal (metrics). */
+  onRefusal(listener: RefusalListener): void {
+    this.listeners.push(listener);
   }
 
   /**
    * Runs one credential check. `account` names the account the caller is trying (a player uuid,
-   * or what the caller typed when no such player exists). A 401 from `attempt` counts as a failure.
+   * what the caller typed when no such player exists, or `*` when a user key names it). A 401
+   * from `attempt` counts as a failure; a success of a password check clears the account's
+   * counters and trusts the address for it.
    */
   async guard<T>(kind: AttemptKind, account: string, ip: string, attempt: () => Promise<T>): Promise<T> {
-    if (!this.byAccountAndIp || !this.byIpPerDay) {
+    if (!this.limiters) {
       return attempt();
     }
-    const accountKey = `${kind}:${account.toLowerCase()}:${ip}`;
-    await this.assertNotBlocked(accountKey, ip);
+    const subject: Attempt = { kind, account: account.toLowerCase(), ip, password: BUCKET[kind] === 'sign-in' };
+    await this.assertAllowed(subject);
     let result: T;
     try {
       result = await attempt();
     } catch (error) {
       if (error instanceof ApiError && error.getStatus() === 401) {
-        await this.recordFailure(accountKey, ip);
+        await this.recordFailure(subject);
       }
       throw error;
     }
-    await this.settle(this.byAccountAndIp.delete(accountKey));
+    if (subject.password) {
+      await this.succeeded(subject.account, ip);
+    } else {
+      await this.settle(this.limiters.pair.delete(this.pairKey(subject)));
+    }
     return result;
   }
 
-  private async assertNotBlocked(accountKey: string, ip: string): Promise<void> {
-    const [byAccount, byIp] = await Promise.all([this.settle(this.byAccountAndIp!.get(accountKey)), this.settle(this.byIpPerDay!.get(ip))]);
-    this.throwIfSpent(RATE_LIMITS.failuresPerIpPerDay, byIp);
-    this.throwIfSpent(RATE_LIMITS.failuresPerAccountAndIp, byAccount);
+  /**
+   * A proof of the account from this address (a password, or a user key for the player): clears
+   * the account's failure counters and trusts the address for it for 30 days (rule (b)).
+   */
+  async succeeded(account: string, ip: string): Promise<void> {
+    if (!this.limiters) {
+      return;
+    }
+    const key = account.toLowerCase();
+    const { pair, account: perAccount, slowdown, known } = this.limiters;
+    await Promise.all([
+      this.settle(pair.delete(`sign-in:${key}:${ip}`)),
+      this.settle(perAccount.delete(key)),
+      this.settle(slowdown.delete(key)),
+      this.settle(known.remember(key, ip)),
+    ]);
   }
 
-  private throwIfSpent(policy: LimitPolicy, state: RateLimiterRes | null | undefined): void {
-    if (state && state.consumedPoints >= policy.points) {
-      this.metrics.rateLimitRefusals.inc({ limit: 'sign-in' });
-      throw rateLimited(BLOCKED_MESSAGE, toLimitState(policy, state));
+  private pairKey(subject: Attempt): string {
+    return `${BUCKET[subject.kind]}:${subject.account}:${subject.ip}`;
+  }
+
+  private async assertAllowed(subject: Attempt): Promise<void> {
+    const { pair, addressBlock, slowdown, known } = this.limiters!;
+    const [pairState, addressState, slowState] = await Promise.all([
+      this.settle(pair.get(this.pairKey(subject))),
+      this.settle(addressBlock.get(subject.ip)),
+      subject.password ? this.settle(slowdown.get(subject.account)) : undefined,
+    ]);
+    const refusals: Refusal[] = [];
+    if (pairState && pairState.consumedPoints >= RATE_LIMITS.failuresPerAccountAndIp.points) {
+      refusals.push({ rule: 'account-address', limit: RATE_LIMITS.failuresPerAccountAndIp.points, msBeforeReset: pairState.msBeforeNext });
+    }
+    if (isSet(addressState)) {
+      // The exception of rule (b): an account signed in from this address lately is not refused by it.
+      const trusted = subject.password && Boolean(await this.settle(known.has(subject.account, subject.ip)));
+      if (!trusted) {
+        refusals.push({ rule: 'address', limit: RATE_LIMITS.failuresPerIpPerDay.points, msBeforeReset: addressState.msBeforeNext });
+      }
+    }
+    if (isSet(slowState)) {
+      refusals.push({ rule: 'account-slowdown', limit: RATE_LIMITS.failuresPerAccount.points, msBeforeReset: slowState.msBeforeNext });
+    }
+    if (refusals.length > 0) {
+      this.refuse(subject.kind, refusals.reduce((longest, refusal) => (refusal.msBeforeReset > longest.msBeforeReset ? refusal : longest)));
     }
   }
 
-  private async recordFailure(accountKey: string, ip: string): Promise<void> {
-    // consume() rejects once past the limit; the failure is recorded either way.
-    await Promise.all([this.settle(this.byAccountAndIp!.consume(accountKey)), this.settle(this.byIpPerDay!.consume(ip))]);
+  /** The one place where a credential check is refused: listeners (metrics) hear of it here. */
+  private refuse(kind: AttemptKind, refusal: Refusal): never {
+    for (const listener of this.listeners) {
+      listener(refusal.rule, kind);
+    }
+    throw rateLimited(MESSAGES[refusal.rule], { limit: refusal.limit, remaining: 0, msBeforeReset: refusal.msBeforeReset });
+  }
+
+  private async recordFailure(subject: Attempt): Promise<void> {
+    const { pair, addressDay, addressBlock, account, slowdown } = this.limiters!;
+    const pairKey = this.pairKey(subject);
+    const [pairCount, dayCount, accountCount] = await Promise.all([
+      this.hit(pair, pairKey),
+      this.hit(addressDay, subject.ip),
+      subject.password ? this.hit(account, subject.account) : undefined,
+    ]);
+    const writes: Array<Promise<unknown>> = [];
+    if (pairCount && pairCount.consumedPoints >= RATE_LIMITS.failuresPerAccountAndIp.points) {
+      writes.push(this.settle(pair.block(pairKey, this.seconds.pairBlock)));
+    }
+    if (dayCount && dayCount.consumedPoints >= RATE_LIMITS.failuresPerIpPerDay.points) {
+      writes.push(this.settle(addressBlock.block(subject.ip, this.seconds.addressBlock)));
+    }
+    const failures = accountCount?.consumedPoints ?? 0;
+    const delay = slowdownSeconds(failures, RATE_LIMITS.failuresPerAccount.points, this.seconds.firstDelay, this.seconds.maxDelay);
+    if (delay > 0) {
+      writes.push(this.settle(slowdown.block(subject.account, delay)));
+      // Once slowed down, the count lives until an hour without failures (or a success), so the
+      // delays keep growing instead of starting over when the first hour ends.
+      writes.push(this.settle(account.set(subject.account, failures, this.seconds.accountWindow)));
+    }
+    await Promise.all(writes);
+  }
+
+  /** Counts one failure and returns the count, also when the limiter says it is over its points. */
+  private async hit(limiter: RateLimiterAbstract, key: string): Promise<RateLimiterRes | undefined> {
+    try {
+      return await limiter.consume(key);
+    } catch (rejection) {
+      if (isLimiterVerdict(rejection)) {
+        return rejection;
+      }
+      this.logger.error({ msg: 'brute-force limiter failed', err: rejection });
+      return undefined;
+    }
   }
 
   /** Limiter store errors must not turn a sign-in into a 500: log and carry on (fail open). */
@@ -88,4 +246,9 @@ export class BruteForceLimiter {
       return undefined;
     }
   }
+}
+
+/** A flag limiter's state: set (by `block`) and not yet expired. */
+function isSet(state: RateLimiterRes | null | undefined): state is RateLimiterRes {
+  return Boolean(state && state.consumedPoints > 0 && state.msBeforeNext > 0);
 }

@@ -29,8 +29,7 @@ export class GameServerPlayersController {
 
   @Put('chat-links/:uuid')
   @ApiOperation({ summary: "Link a player's chat account" })
-  @ApiParam({ name: 'uuid', description: 'Game UUID with hyphens.' })
-  @ApiInput(ChatLinkDto, 'body')
+  @ApiInput(ChatLinkDto, 'body', { path: ['uuid'] })
   @ApiEnvelope(200, 'Linked.', ChatLinkDoc)
   @ApiErrors([400, 'Invalid uuid or chatid.'], [404, 'Unknown player.'], [409, 'The chat id is linked to another player.'])
   link(@Input() input: ChatLinkDto): Promise<ChatLinkView> {

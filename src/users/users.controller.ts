@@ -11,16 +11,50 @@ import { AchievementsQueryDto, FindUserDto } from './dto/user-lookup.dto';
 import type { UserView } from './user.view';
 import { UsersService } from './users.service';
 
+class UserDoc {
+  @ApiProperty({ description: 'Game UUID with hyphens.', example: '069a79f4-44e9-4726-a5be-fca90e38aaf5' })
+  uuid: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Game id of the latest login.', example: 'Notch' })
+  mcid: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Linked chat id.', example: null })
+  chatid: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Permission group of the latest login.', example: 'default' })
+  permission: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'First login (ISO 8601, UTC).', example: '2018-03-20T01:00:00.000Z' })
+  firstLogin: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Latest login (ISO 8601, UTC).', example: '2026-11-22T03:04:05.000Z' })
+  lastLogin: string | null;
+}
+
 class UserResponseDoc {
-  @ApiProperty({
-    description: 'The user: uuid, mcid, chatid (or null), permission (or null), firstLogin, lastLogin. mcid and permission come from the latest login.',
-    example: { uuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5', mcid: 'Notch', chatid: null, permission: 'default', firstLogin: '2018-03-20T01:00:00.000Z', lastLogin: '2026-11-22T03:04:05.000Z' },
-  })
+  @ApiProperty({ type: UserDoc, description: 'The user. mcid and permission come from the latest login.' })
   data: UserView;
 }
 
+class AchievementDoc {
+  @ApiProperty({ example: 1 })
+  id: number;
+
+  @ApiProperty({ example: 'First city' })
+  title: string;
+
+  @ApiProperty({ example: 'Found your first city.' })
+  description: string;
+
+  @ApiProperty({ example: false })
+  hidden: boolean;
+
+  @ApiProperty({ description: 'When it was unlocked (ISO 8601, UTC).', example: '2026-11-22T03:04:05.000Z' })
+  unlockedAt: string;
+}
+
 class AchievementsResponseDoc {
-  @ApiProperty({ description: 'Unlocked achievements, oldest first (ties by id).', example: [{ id: 1, title: 'First city', description: '...', hidden: false, unlockedAt: '2026-11-22T03:04:05.000Z' }] })
+  @ApiProperty({ type: [AchievementDoc], description: 'Unlocked achievements, oldest first (ties by id).' })
   data: AchievementView[];
 
   @ApiProperty({ description: 'How many the player unlocked.', example: 1 })

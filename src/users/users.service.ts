@@ -34,7 +34,7 @@ export class UsersService {
   async findExisting(identifier: PlayerIdentifier): Promise<Player> {
     const player = await this.players.findLoggedIn(identifier, this.config.dataCutoff);
     if (!player) {
-      throw ApiError.notFound(msg('users.notFound', { kind: identifier.kind, value: identifier.value }));
+      throw ApiError.notFound(msg('users.notFound', { field: identifier.kind, value: identifier.value }));
     }
     return player;
   }

@@ -132,10 +132,15 @@ export class TestApp {
   }
 }
 
-/** Asserts the contract's error envelope and returns it. */
+const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
+
+/** Asserts the contract's error envelope, with `message_ja` on it and on every detail (13.1), and returns it. */
 export function expectError(result: HttpResult, status: number, error: string): HttpResult {
   expect({ status: result.status, error: result.body?.error }).toEqual({ status, error });
-  expect(result.body).toMatchObject({ status: false, code: status, version: expect.any(String), message: expect.any(String) });
+  expect(result.body).toMatchObject({ status: false, code: status, version: expect.any(String), message: expect.any(String), message_ja: expect.stringMatching(JAPANESE) });
+  for (const entry of (result.body.details ?? []) as Array<Record<string, unknown>>) {
+    expect(entry).toMatchObject({ field: expect.any(String), message: expect.any(String), message_ja: expect.stringMatching(JAPANESE) });
+  }
   return result;
 }
 

@@ -85,9 +85,9 @@ class CityFieldsDto {
 }
 
 export class CreateCityDto extends CityFieldsDto {
-  @ApiProperty({
+  @ApiPropertyOptional({
     description:
-      'A user key from /getuserkey (10 letters, spent by a successful request) or, for the club site, a club user token (32 characters, not spent). Also accepted as Authorization: Bearer.',
+      'A user key from /getuserkey (10 letters, spent by a successful request) or, for the club site, a club user token (32 characters, not spent). Also accepted as Authorization: Bearer; one of the two is required unless force=true with an operator key.',
   })
   @OptionalField()
   @IsString()
@@ -104,7 +104,7 @@ export class CreateCityDto extends CityFieldsDto {
   @MaxLength(RAW_NAME_MAX)
   cityNameKana: string;
 
-  @ApiPropertyOptional({ description: 'Register at once as approved; needs an operator apikey.', default: false })
+  @ApiPropertyOptional({ description: 'Register at once as approved; needs an operator apikey. Default false.' })
   @OptionalField()
   @ToBool()
   @IsBoolean()
@@ -118,11 +118,11 @@ export class CreateCityDto extends CityFieldsDto {
 }
 
 export class EditCityDto extends CityFieldsDto {
-  @ApiProperty({ description: 'City id (path).', example: 12 })
+  @ApiProperty({ description: 'City id (path).', example: '12' })
   @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
-  cityId: string;
+  id: string;
 
-  @ApiProperty({ description: 'Club user token (32 characters). Also accepted as Authorization: Bearer.' })
+  @ApiPropertyOptional({ description: 'Club user token (32 characters). Required unless sent as Authorization: Bearer.' })
   @OptionalField()
   @IsString()
   usertoken?: string;
@@ -168,9 +168,9 @@ export class FindCityByPathDto {
 }
 
 export class CityIdDto {
-  @ApiProperty({ description: 'City id (path).', example: 12 })
+  @ApiProperty({ description: 'City id (path).', example: '12' })
   @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
-  cityId: string;
+  id: string;
 }
 
 export class ApprovalDto extends CityIdDto {
@@ -184,7 +184,7 @@ export class RejectDto {
   @IsIn(REQUEST_TYPES)
   type: RequestType;
 
-  @ApiProperty({ description: 'Request id (path).', example: 7 })
+  @ApiProperty({ description: 'Request id (path).', example: '7' })
   @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   requestId: string;
 
@@ -232,7 +232,7 @@ export class ListRequestsDto extends PageDto {
 }
 
 export class CityHistoryDto extends PageDto {
-  @ApiProperty({ description: 'City id (path).', example: 12 })
+  @ApiProperty({ description: 'City id (path).', example: '12' })
   @Matches(POSITIVE_INT_PATTERN, rule('validation.positiveInteger'))
   id: string;
 }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType, PickType } from '@nestjs/swagger';
 import { IsString, Length, Matches, MaxLength } from 'class-validator';
 import { OptionalField } from '../../common/validation/transforms';
 import { rule } from '../../common/validation/validation.pipe';
@@ -63,6 +63,29 @@ export class NicknameDto {
   @Length(1, 4096)
   recaptcha: string;
 }
+
+/** Password reset: a new in-game user key (or its alias) and the new password, as for register. */
+export class PasswordResetDto extends OmitType(RegisterDto, ['username'] as const) {}
+
+export class PasswordChangeDto {
+  @ApiProperty({ description: 'The current password.', format: 'password' })
+  @IsString()
+  @Length(1, 1024)
+  password: string;
+
+  @ApiProperty({ description: 'The new password, 8 to 128 characters.', format: 'password', minLength: 8, maxLength: 128 })
+  @IsString()
+  @Length(8, 128)
+  newPassword: string;
+
+  @ApiProperty({ description: 'CAPTCHA verification token.' })
+  @IsString()
+  @Length(1, 4096)
+  recaptcha: string;
+}
+
+/** Account deletion: the current password confirms it. */
+export class AccountDeleteDto extends PickType(PasswordChangeDto, ['password', 'recaptcha'] as const) {}
 
 export class TokenResponseDoc {
   @ApiProperty({ description: 'Club user token (32 alphanumeric characters), valid 3 hours; supersedes older tokens.', example: 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6' })

@@ -167,7 +167,7 @@ describe('validation rules', () => {
     ]);
 
     const empty = await fail({ logins: [] }, LoginBatchDto);
-    expect(empty.details).toEqual([{ field: 'logins', message: 'logins must have at least 1 entries', message_ja: 'ログイン記録は1件以上指定してください。' }]);
+    expect(empty.details).toEqual([{ field: 'logins', message: 'logins must contain at least 1 item(s)', message_ja: 'ログイン記録は1件以上指定してください。' }]);
   });
 });
 

@@ -76,10 +76,10 @@ export const messages = {
   'validation.min': { en: '{field} must be at least {min}', ja: '{field}は{min}以上の数で指定してください。' },
   'validation.max': { en: '{field} must be at most {max}', ja: '{field}は{max}以下の数で指定してください。' },
   'validation.isBoolean': { en: '{field} must be true or false', ja: '{field}は true か false で指定してください。' },
-  'validation.isIn': { en: '{field} must be one of: {values}', ja: '{field}は次のいずれかで指定してください：{values}' },
+  'validation.isIn': { en: '{field} must be one of: {values}', ja: '{field}は次のいずれかで指定してください：{values}。' },
   'validation.isArray': { en: '{field} must be a list', ja: '{field}はリスト（配列）で指定してください。' },
-  'validation.arrayMinSize': { en: '{field} must have at least {min} entries', ja: '{field}は{min}件以上指定してください。' },
-  'validation.arrayMaxSize': { en: '{field} may have at most {max} entries', ja: '{field}は一度に{max}件までです。' },
+  'validation.arrayMinSize': { en: '{field} must contain at least {min} item(s)', ja: '{field}は{min}件以上指定してください。' },
+  'validation.arrayMaxSize': { en: '{field} may contain at most {max} items', ja: '{field}は一度に{max}件までです。' },
   'validation.nestedValidation': { en: '{field} must contain objects', ja: '{field}の各項目はオブジェクトで指定してください。' },
   'validation.unknownValue': { en: 'The parameters are invalid', ja: 'パラメーターの形式が正しくありません。' },
   'validation.positiveInteger': { en: '{field} must be a positive integer', ja: '{field}は 1 以上の整数で指定してください。' },
@@ -110,10 +110,19 @@ export const messages = {
   'captcha.lowScore': { en: 'The CAPTCHA score is too low.', ja: 'ロボットでないことを確認できませんでした。時間をおいてもう一度お試しください。' },
   'captcha.unreachable': { en: 'The CAPTCHA provider could not be reached; try again shortly.', ja: 'CAPTCHA の確認サービスに接続できませんでした。しばらくしてからもう一度お試しください。' },
   'limits.tooManyFailures': { en: 'Too many failed attempts. Try again in {seconds} s.', ja: '失敗が続いたため、一時的にロックしています。{seconds} 秒後にもう一度お試しください。' },
+  'limits.accountSlowedDown': {
+    en: 'Too many failed attempts for this account; attempts are slowed down. Try again in {seconds} s.',
+    ja: 'このアカウントへのログイン失敗が続いているため、しばらく間隔を空けていただいています。{seconds} 秒後にもう一度お試しください。',
+  },
   'limits.tooManyRequests': { en: 'Too many requests from this address. Try again in {seconds} s.', ja: 'アクセスが多すぎます。{seconds} 秒後にもう一度お試しください。' },
 
   // ── Club accounts ───────────────────────────────────────────────────────────────────────────
   'club.wrongCredentials': { en: 'The username or password is wrong.', ja: 'ユーザー名またはパスワードが間違っています。' },
+  'club.wrongPassword': { en: 'The password is wrong.', ja: 'パスワードが間違っています。' },
+  'club.noAccountForKey': {
+    en: "The user key's player has no club account; register instead.",
+    ja: 'このユーザーキーのプレイヤーにはまだクラブのアカウントがありません。新規登録をしてください。',
+  },
   'club.accountExists': { en: 'A club account already exists for this player; sign in instead.', ja: 'このプレイヤーのアカウントはすでにあります。ログインしてください。' },
   'club.usernameMismatch': { en: "username does not name the user key's player", ja: 'ユーザー名が、ユーザーキーを取得したプレイヤーと一致しません。' },
   'club.nickname.control': { en: 'nickname must not contain control characters', ja: 'ニックネームに使えない文字（制御文字）が含まれています。' },
@@ -177,7 +186,7 @@ export const messages = {
 
   // ── Players, game server, ban list, operations ──────────────────────────────────────────────
   'users.notFoundByUuid': { en: 'No player with uuid {uuid}; send a login or issue a user key first.', ja: 'UUID {uuid} のプレイヤーは見つかりません。' },
-  'users.notFound': { en: 'No player with {kind} {value}.', ja: '{kind} が {value} のプレイヤーは見つかりませんでした。' },
+  'users.notFound': { en: 'No player with {field} {value}.', ja: '{field}が {value} のプレイヤーは見つかりませんでした。' },
   'users.chatidTaken': { en: 'Chat id {chatid} is linked to another player; unlink it there first.', ja: 'チャット ID {chatid} はほかのプレイヤーと連携済みです。先にそちらの連携を解除してください。' },
   'users.chatidTaken.detail': { en: 'chatid belongs to another player', ja: 'このチャット ID はほかのプレイヤーと連携済みです。' },
   'users.identifierRequired': { en: 'one of uuid, chatid or mcid is required', ja: 'UUID・チャット ID・ゲーム ID のどれかを指定してください。' },

@@ -25,7 +25,7 @@ export class LoginItemDto {
   @IsTimestamp()
   loggedInAt: Date;
 
-  @ApiPropertyOptional({ description: 'Permission group at that login (null or absent: none).', example: 'default', nullable: true })
+  @ApiPropertyOptional({ type: String, description: 'Permission group at that login (null or absent: none).', example: 'default', nullable: true })
   @IsOptional()
   @IsString()
   @Length(1, 64)
