@@ -1,4 +1,7 @@
-// One config, two projects: unit specs beside the code, e2e specs in test/ (real HTTP, real database).
+// One config, three projects: unit specs beside the code, e2e specs in test/ (real HTTP, real database),
+// and browser specs in test/browser (the console in Debian's Chromium, driven by playwright-core).
+const { existsSync } = require('node:fs');
+
 const common = {
   // content-disposition (under @fastify/static) ships ES modules only; Node loads it natively, Jest needs it compiled.
   transform: { '^.+\\.(t|j)s$': ['@swc/jest'] },
@@ -7,10 +10,20 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
 
+const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const browserSelected = process.argv.some((argument, index) => argument === 'browser' && /selectProjects/.test(process.argv[index - 1] ?? ''));
+// `npm test` runs the browser suite when Chromium is installed and says so plainly when it is not;
+// `npm run test:browser` always runs it (and fails clearly without Chromium).
+const runBrowser = existsSync(chromium) || browserSelected;
+if (!runBrowser) {
+  process.stderr.write(`\nBrowser tests SKIPPED: no Chromium at ${chromium} (apt-get install -y chromium, or set CHROMIUM_PATH).\n\n`);
+}
+
 module.exports = {
   testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', rootDir: 'src', testRegex: '.*\\.spec\\.ts$' },
     { ...common, displayName: 'e2e', rootDir: '.', testRegex: 'test/.*\\.e2e-spec\\.ts$', slowTestThreshold: 30 },
+    ...(runBrowser ? [{ ...common, displayName: 'browser', rootDir: '.', testRegex: 'test/browser/.*\\.browser-spec\\.ts$', slowTestThreshold: 60 }] : []),
   ],
 };

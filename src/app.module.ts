@@ -12,8 +12,10 @@ import { RouteTable } from './common/http/route-table';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { ConsoleModule } from './console/console.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { MapsModule } from './maps/maps.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PlayersModule } from './players/players.module';
 import { SecurityModule } from './security/security.module';
@@ -38,9 +40,11 @@ export class AppModule {
         UserKeysModule,
         ClubModule,
         CitiesModule,
+        MapsModule,
         UsersModule,
         BanlistSyncModule,
         HealthModule,
+        ConsoleModule,
       ],
       providers: [
         { provide: RouteTable, useValue: routes },

@@ -590,6 +590,7 @@ describe('cities (e2e)', () => {
         'POST /cities/reject/{type}/{requestId}',
         'PATCH /cities/edit/{id}',
         'GET /cities/{id}/history',
+        'GET /cities/{id}/shape.svg',
         'GET /cities/{id}',
         'DELETE /cities/{id}',
       ].sort(),

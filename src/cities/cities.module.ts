@@ -30,5 +30,6 @@ import { ClubRequestsController } from './club-requests.controller';
     CityEditService,
     CityRulesService,
   ],
+  exports: [CitiesQueryService],
 })
 export class CitiesModule {}

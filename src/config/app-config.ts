@@ -74,6 +74,12 @@ export class AppConfig {
   @IsString()
   RECAPTCHA_SECRET?: string;
 
+  /** The CAPTCHA widget's public site key for the console (contract 13.10); unset: no widget. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  RECAPTCHA_SITE_KEY?: string;
+
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   RECAPTCHA_VERIFY_URL = 'https://www.google.com/recaptcha/api/siteverify';
 
@@ -189,7 +195,7 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const supplied: Record<string, string> = {};
-  for (const name of [...known, 'APP_VERSION', 'RECAPTCHA_SECRET', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'METRICS_TOKEN']) {
+  for (const name of [...known, 'APP_VERSION', 'RECAPTCHA_SECRET', 'RECAPTCHA_SITE_KEY', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'METRICS_TOKEN']) {
     const value = env[name];
     if (value !== undefined) {
       supplied[name] = value;

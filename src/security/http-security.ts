@@ -4,6 +4,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { isDocsPath } from '../common/http/envelope.hook';
+import { captchaProviderFor, consoleCsp, isConsolePath } from '../console/console-csp';
+import { isMapPath, PUBLIC_MAP_HEADERS } from '../maps/map-file';
 import type { AppConfig } from '../config/app-config';
 import { RequestRateLimiter } from './request-rate-limiter';
 
@@ -56,11 +58,18 @@ export async function registerHttpHygiene(fastify: FastifyInstance, config: AppC
   // per response (@fastify/helmet builds a new middleware per request: ~3% of a read's CPU).
   const apiHeaders = helmetHeaders(HELMET_OPTIONS);
   const docsHeaders = { ...apiHeaders, 'content-security-policy': DOCS_CSP };
+  // Maps are public files (contract 13.7): any site may load them, errors included.
+  const mapHeaders = { ...apiHeaders, ...PUBLIC_MAP_HEADERS };
+  // The console page: its own scripts and styles, and the CAPTCHA provider's only when a site key is set (contract 13.9).
+  const consoleHeaders = {
+    ...apiHeaders,
+    'content-security-policy': consoleCsp(config.RECAPTCHA_SITE_KEY ? captchaProviderFor(config.RECAPTCHA_VERIFY_URL) : undefined),
+  };
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if (isDocsPath(request.url)) {
       void reply.headers(docsHeaders);
     } else {
-      void reply.headers(apiHeaders);
+      void reply.headers(isConsolePath(request.url) ? consoleHeaders : isMapPath(request.url) ? mapHeaders : apiHeaders);
       if (!reply.hasHeader('cache-control')) {
         // Responses carry tokens and keys: no shared or browser cache may keep them.
         void reply.header('cache-control', 'no-store');

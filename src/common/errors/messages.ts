@@ -133,6 +133,10 @@ export const messages = {
   'cities.noMatch': { en: 'No registered city matches.', ja: '該当する自治体は登録されていません。' },
   'cities.notFound': { en: 'There is no registered city {id}.', ja: 'ID {id} の自治体は登録されていません。' },
   'cities.noCity': { en: 'There is no city {id}.', ja: 'ID {id} の自治体はありません。' },
+  // ── Maps and the console (contract 13.7, 13.9) ──
+  'maps.bboxFormat': { en: 'bbox must be four integers x1,z1,x2,z2.', ja: '表示範囲（bbox）は x1,z1,x2,z2 の 4 つの整数で指定してください。' },
+  'maps.bboxTooLarge': { en: 'bbox may span at most {max} blocks on a side.', ja: '表示範囲（bbox）の一辺は {max} ブロックまでにしてください。' },
+  'console.notBuilt': { en: 'The console is not built on this server; run npm run build.', ja: 'このサーバーでは管理画面がまだビルドされていません。npm run build を実行してください。' },
   'cities.noPendingOfType': { en: 'City {id} has no pending {type} request.', ja: '自治体 {id} に審査待ちの{type}申請はありません。' },
   'cities.noPendingRequest': { en: 'There is no pending {type} request {requestId}.', ja: '審査待ちの{type}申請（申請 ID {requestId}）はありません。' },
   'cities.pendingExists': { en: 'City {id} already has a pending {type} request.', ja: '自治体 {id} にはすでに審査待ちの{type}申請があります。審査が終わるまでお待ちください。' },
@@ -213,6 +217,7 @@ export const fieldLabels: Readonly<Record<string, string>> = {
   after: '開始位置（after）',
   apikey: 'API キー',
   banId: 'BAN ID',
+  bbox: '表示範囲（bbox）',
   chatid: 'チャット ID',
   cityId: '自治体 ID',
   cityName: '自治体名',

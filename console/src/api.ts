@@ -1,0 +1,198 @@
+import { lang } from './i18n';
+import { authHeaders, clearCredential, type Credential } from './session';
+
+export interface Corner {
+  id: number;
+  x: string;
+  z: string;
+}
+
+export interface City {
+  id: number;
+  name: string;
+  nameKana: string;
+  summary: string | null;
+  origin: string | null;
+  regionName?: string | null;
+  corners: Corner[];
+  count: number;
+  reason: string | null;
+  remarks: string | null;
+  owner: { uuid: string; mcid: string | null; chatid: string | null };
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type RequestType = 'create' | 'region' | 'update';
+
+export interface CityRequest {
+  id: number;
+  type: RequestType;
+  status: 'pending' | 'approved' | 'rejected';
+  cityId: number;
+  city?: { id: number; name: string };
+  requester: { uuid: string; mcid: string | null };
+  changes: {
+    cityName?: string;
+    cityNameKana?: string;
+    summary?: string;
+    origin?: string;
+    regionName?: string | null;
+    corners?: Corner[];
+    count?: number;
+    reason?: string | null;
+  };
+  remarks: string | null;
+  createdAt: string;
+  decidedAt: string | null;
+  rejectReason: string | null;
+  decidedBy?: string | null;
+}
+
+export interface Conflict {
+  kind: 'name' | 'kana' | 'regionName' | 'region';
+  cityId: number;
+  name: string;
+}
+
+export interface HistoryEntry {
+  id: number;
+  action: string;
+  actor: string;
+  requestId: number | null;
+  before: unknown;
+  after: unknown;
+  at: string;
+}
+
+export interface Account {
+  uuid: string;
+  mcid: string;
+  chatid: string | null;
+  nickname: string | null;
+  clubgroup: string;
+  permission: string | null;
+  createdAt: string;
+}
+
+export interface SyncSummary {
+  players: number;
+  updated: number;
+  failed: number;
+  removedBans: number;
+  startedAt: string;
+  finishedAt: string;
+}
+
+export interface Page<T> {
+  data: T[];
+  next: number | null;
+}
+
+/** An error answer of the API (its envelope), or a network failure (status 0). */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly messageJa: string | undefined,
+  ) {
+    super(message);
+  }
+
+  /** What to show: Japanese from `message_ja` in Japanese mode, else `message`. */
+  get text(): string {
+    return lang.value === 'ja' && this.messageJa ? this.messageJa : this.message;
+  }
+}
+
+export function failureText(error: unknown): string {
+  return error instanceof ApiFailure ? error.text : String(error);
+}
+
+interface CallOptions {
+  query?: Record<string, string | number | undefined>;
+  body?: Record<string, unknown>;
+  /** Use this credential instead of the signed-in one (checking a new sign-in). */
+  credential?: Credential | null;
+  /** A 401 signs out (the default for calls with the stored credential). */
+  signOutOn401?: boolean;
+}
+
+/** Calls the public API with the user's credential in a header; throws ApiFailure on any error answer. */
+export async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+  const url = new URL(path, window.location.origin);
+  for (const [name, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined) {
+      url.searchParams.set(name, String(value));
+    }
+  }
+  const useStored = options.credential === undefined;
+  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(useStored ? undefined : options.credential) };
+  let body: string | undefined;
+  if (options.body) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  let response: Response;
+  try {
+    response = await fetch(url, { method, headers, body, credentials: 'omit', cache: 'no-store' });
+  } catch (error) {
+    throw new ApiFailure(0, 'network', `The service could not be reached (${String(error)}).`, 'サービスに接続できませんでした。');
+  }
+  const parsed = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+  if (!response.ok) {
+    const failure = new ApiFailure(
+      response.status,
+      typeof parsed?.error === 'string' ? parsed.error : 'error',
+      typeof parsed?.message === 'string' ? parsed.message : `HTTP ${response.status}`,
+      typeof parsed?.message_ja === 'string' ? parsed.message_ja : undefined,
+    );
+    if (response.status === 401 && useStored && options.signOutOn401 !== false) {
+      clearCredential('expired');
+    }
+    throw failure;
+  }
+  return parsed as T;
+}
+
+/** The CAPTCHA answer to send: the widget's token, or a placeholder when verification is off on the server. */
+export const NO_CAPTCHA = 'not-configured';
+
+let geojson: Promise<Array<{ id: number; name: string; corners: Array<{ x: number; z: number }> }>> | undefined;
+
+/** Registered cities' outlines (from the public GeoJSON map), fetched once until `refreshMap()`. */
+export function mapCities(): Promise<Array<{ id: number; name: string; corners: Array<{ x: number; z: number }> }>> {
+  geojson ??= fetch('/maps/cities.geojson', { credentials: 'omit' })
+    .then((response) => (response.ok ? (response.json() as Promise<{ features: Array<{ id: number; properties: { name: string }; geometry: { coordinates: number[][][] } }> }>) : { features: [] }))
+    .then((collection) =>
+      collection.features.map((feature) => ({
+        id: feature.id,
+        name: feature.properties.name,
+        // The ring is closed by repeating the first corner; outlines take the corners once.
+        corners: feature.geometry.coordinates[0].slice(0, -1).map(([x, z]) => ({ x, z })),
+      })),
+    )
+    .catch(() => []);
+  return geojson;
+}
+
+export function refreshMap(): void {
+  geojson = undefined;
+}
+
+let cityList: Promise<City[]> | undefined;
+
+/** `GET /cities` (the whole list), kept in the page for searching until `refreshCities()`. */
+export function allCities(): Promise<City[]> {
+  cityList ??= call<{ data: City[] }>('GET', '/cities', { credential: null }).then((result) => result.data);
+  cityList.catch(() => {
+    cityList = undefined;
+  });
+  return cityList;
+}
+
+export function refreshCities(): void {
+  cityList = undefined;
+  refreshMap();
+}

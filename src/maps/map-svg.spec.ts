@@ -1,0 +1,136 @@
+import { findAll, parseXml, polygonPoints } from '../../test/support/svg';
+import { boxAround, gridStep, labelPoint, MAX_MAP_SIDE, parseBbox, renderMapSvg } from './map-svg';
+
+const square = (x: number, z: number, size: number) => [
+  { x, z },
+  { x, z: z + size - 1 },
+  { x: x + size - 1, z: z + size - 1 },
+  { x: x + size - 1, z },
+];
+
+describe('renderMapSvg', () => {
+  it('draws each outline through its corners, in block coordinates, labelled with its name', () => {
+    const cities = [
+      { id: 1, name: 'Chuo', corners: square(0, 0, 10) },
+      { id: 2, name: 'Minato', corners: square(20, -40, 30) },
+    ];
+    const svg = parseXml(renderMapSvg(cities, { title: 'Cities' }));
+    const polygons = findAll(svg, 'polygon');
+    expect(polygons.map((polygon) => polygon.attributes['data-city-id'])).toEqual(['1', '2']);
+    expect(polygonPoints(polygons[0])).toEqual(cities[0].corners);
+    expect(polygonPoints(polygons[1])).toEqual(cities[1].corners);
+    const names = findAll(svg, 'text').filter((text) => text.attributes.class === 'name');
+    expect(names.map((text) => text.text)).toEqual(['Chuo', 'Minato']);
+  });
+
+  it('is north up: the inner viewBox runs from the smallest x and z, z growing downward', () => {
+    const svg = parseXml(renderMapSvg([{ name: 'A', corners: square(100, 200, 50) }], { title: 't', box: { minX: 0, minZ: 100, maxX: 400, maxZ: 300 } }));
+    const inner = findAll(svg, 'svg').find((element) => element.attributes.class === 'map')!;
+    expect(inner.attributes.viewBox).toBe('0 100 400 200');
+    // Width twice the height: the aspect of the box is kept.
+    expect(Number(inner.attributes.width)).toBe(2 * Number(inner.attributes.height));
+    // z tick labels go down the page as z grows.
+    const zTicks = findAll(svg, 'text').filter((text) => text.attributes.class === 'tick-z');
+    const ys = zTicks.map((text) => Number(text.attributes.y));
+    const values = zTicks.map((text) => Number(text.text));
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+    expect(ys).toEqual([...ys].sort((a, b) => a - b));
+    expect(values[0]).toBe(100);
+  });
+
+  it('labels both axes with grid values at a round step', () => {
+    const svg = parseXml(renderMapSvg([], { title: 't', box: { minX: -1000, minZ: -1000, maxX: 1000, maxZ: 1000 } }));
+    const xTicks = findAll(svg, 'text').filter((text) => text.attributes.class === 'tick-x').map((text) => Number(text.text));
+    expect(xTicks).toEqual([-1000, -500, 0, 500, 1000]);
+    expect(findAll(svg, 'line').length).toBe(10);
+    const texts = findAll(svg, 'text').map((text) => text.text);
+    expect(texts).toEqual(expect.arrayContaining(['x → (east)', 'z ↓ (south)', 'N ↑']));
+  });
+
+  it('leaves out shapes outside the box', () => {
+    const svg = parseXml(
+      renderMapSvg(
+        [
+          { id: 1, name: 'In', corners: square(0, 0, 10) },
+          { id: 2, name: 'Out', corners: square(500, 500, 10) },
+        ],
+        { title: 't', box: { minX: -20, minZ: -20, maxX: 20, maxZ: 20 } },
+      ),
+    );
+    expect(findAll(svg, 'polygon').map((polygon) => polygon.attributes['data-name'])).toEqual(['In']);
+  });
+
+  it('escapes names and titles (no markup injection)', () => {
+    const text = renderMapSvg([{ name: '<script>&"x"', corners: square(0, 0, 10) }], { title: 'a<b>&c' });
+    const svg = parseXml(text);
+    expect(text).not.toContain('<script>');
+    expect(findAll(svg, 'title')[0].text).toBe('a<b>&c');
+    expect(findAll(svg, 'polygon')[0].attributes['data-name']).toBe('<script>&"x"');
+  });
+
+  it('draws requested and current outlines above registered cities, and corner labels on request', () => {
+    const svg = parseXml(
+      renderMapSvg(
+        [
+          { name: 'Requested', corners: square(0, 0, 20), style: 'requested' },
+          { name: 'Neighbour', corners: square(30, 0, 10) },
+          { name: 'Current', corners: square(0, 0, 10), style: 'current' },
+        ],
+        { title: 't', cornerLabels: true },
+      ),
+    );
+    expect(findAll(svg, 'polygon').map((polygon) => polygon.attributes.class)).toEqual(['outline city', 'outline current', 'outline requested']);
+    const labels = findAll(svg, 'text').filter((text) => text.attributes.class === 'corner-label').map((text) => text.text);
+    expect(labels).toContain('(19, 19)');
+    expect(labels).toContain('(39, 0)');
+  });
+
+  it('uses no style attributes and no scripts (a strict CSP can inline it)', () => {
+    const text = renderMapSvg([{ name: 'A', corners: square(0, 0, 10) }], { title: 't', cornerLabels: true });
+    expect(text).not.toMatch(/\sstyle=|<script|\son\w+=/);
+  });
+});
+
+describe('labelPoint', () => {
+  it('is inside an L-shaped outline whose centroid is outside', () => {
+    const l = [
+      { x: 0, z: 0 },
+      { x: 0, z: 100 },
+      { x: 100, z: 100 },
+      { x: 100, z: 90 },
+      { x: 10, z: 90 },
+      { x: 10, z: 0 },
+    ];
+    const point = labelPoint(l);
+    const insideL = (point.x >= 0 && point.x <= 10 && point.z >= 0 && point.z <= 100) || (point.z >= 90 && point.z <= 100 && point.x >= 0 && point.x <= 100);
+    expect(insideL).toBe(true);
+  });
+});
+
+describe('parseBbox', () => {
+  it('accepts four integers in any corner order', () => {
+    expect(parseBbox('10,-5,-10,5')).toEqual({ ok: true, box: { minX: -10, minZ: -5, maxX: 10, maxZ: 5 } });
+  });
+
+  it.each(['', '1,2,3', '1,2,3,4,5', '1,2,3,x', '1.5,2,3,4', '1,,3,4'])('refuses %j', (text) => {
+    expect(parseBbox(text).ok).toBe(false);
+  });
+
+  it(`refuses a side longer than ${MAX_MAP_SIDE} blocks and accepts exactly that`, () => {
+    expect(parseBbox(`0,0,${MAX_MAP_SIDE - 1},10`).ok).toBe(true);
+    expect(parseBbox(`0,0,${MAX_MAP_SIDE},10`).ok).toBe(false);
+    expect(parseBbox(`0,0,10,${MAX_MAP_SIDE}`).ok).toBe(false);
+  });
+});
+
+describe('gridStep and boxAround', () => {
+  it('picks 1, 2 or 5 times a power of ten', () => {
+    expect(gridStep(2000)).toBe(500);
+    expect(gridStep(100)).toBe(20);
+    expect(gridStep(3)).toBe(1);
+  });
+
+  it('pads the shapes by at least 8 blocks', () => {
+    expect(boxAround([{ corners: square(0, 0, 10) }])).toEqual({ minX: -8, minZ: -8, maxX: 17, maxZ: 17 });
+  });
+});

@@ -1,0 +1,293 @@
+/**
+ * Maps of city regions as SVG text. Pure functions, no framework imports: the service draws its
+ * `/maps/cities.svg` and `/cities/{id}/shape.svg` with them, and the console draws a request
+ * under review with the same code, in the browser.
+ *
+ * Block coordinates are used as they are: the inner drawing's viewBox is in blocks, x grows east
+ * (to the right) and z grows south (downward on screen, as in the game), so north is up and each
+ * outline's `points` are exactly its corners. Only presentation attributes are used (no `style`
+ * attributes, no scripts), so the picture passes a strict CSP when inlined in a page.
+ */
+
+export interface MapPoint {
+  x: number;
+  z: number;
+}
+
+export interface MapBox {
+  minX: number;
+  minZ: number;
+  maxX: number;
+  maxZ: number;
+}
+
+/** How an outline is painted: registered cities, a requested outline, a city's current outline. */
+export type ShapeStyle = 'city' | 'requested' | 'current';
+
+export interface MapShape {
+  /** Drawn as the outline's label. */
+  name: string;
+  corners: MapPoint[];
+  style?: ShapeStyle;
+  /** An identifier carried to the outline's `data-city-id` (registered cities). */
+  id?: number;
+}
+
+export interface MapOptions {
+  /** The visible box in blocks (inclusive); default: every shape with a margin. */
+  box?: MapBox;
+  /** The picture's accessible name (its `<title>`). */
+  title: string;
+  /** Label every corner with its coordinates (a single city's shape). */
+  cornerLabels?: boolean;
+  /** The longer side of the drawing area in pixels. */
+  size?: number;
+  /** The id of the `<title>` (unique when several maps share a page). */
+  titleId?: string;
+  /** Axis captions (the console passes them translated). */
+  captions?: { x: string; z: string; north: string };
+}
+
+const CAPTIONS = { x: 'x → (east)', z: 'z ↓ (south)', north: 'N ↑' };
+
+/** The longest side, in blocks, a map may show (contract 13.7). */
+export const MAX_MAP_SIDE = 100_000;
+
+const PALETTE: Record<ShapeStyle, { fill: string; stroke: string; dash?: string; text: string }> = {
+  city: { fill: '#8fb8de', stroke: '#1f4e79', text: '#12304d' },
+  current: { fill: '#b9d7a8', stroke: '#2e6b1f', text: '#1d4614' },
+  requested: { fill: '#f6c28b', stroke: '#b3480b', dash: '6 4', text: '#7a2e04' },
+};
+
+const MARGIN = { left: 76, top: 40, right: 24, bottom: 40 };
+const FONT = 'system-ui, sans-serif';
+
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/**
+ * Parses `bbox=x1,z1,x2,z2` (integers, any two opposite corners). Returns the box, or why it is
+ * not acceptable (not four integers, or a side longer than MAX_MAP_SIDE).
+ */
+export function parseBbox(text: string): { ok: true; box: MapBox } | { ok: false; reason: 'format' | 'tooLarge' } {
+  const parts = text.split(',');
+  if (parts.length !== 4 || parts.some((part) => !/^-?\d{1,9}$/.test(part.trim()))) {
+    return { ok: false, reason: 'format' };
+  }
+  const [x1, z1, x2, z2] = parts.map((part) => Number(part.trim()));
+  const box = { minX: Math.min(x1, x2), minZ: Math.min(z1, z2), maxX: Math.max(x1, x2), maxZ: Math.max(z1, z2) };
+  if (box.maxX - box.minX + 1 > MAX_MAP_SIDE || box.maxZ - box.minZ + 1 > MAX_MAP_SIDE) {
+    return { ok: false, reason: 'tooLarge' };
+  }
+  return { ok: true, box };
+}
+
+export function shapeBox(corners: MapPoint[]): MapBox {
+  const xs = corners.map((corner) => corner.x);
+  const zs = corners.map((corner) => corner.z);
+  return { minX: Math.min(...xs), minZ: Math.min(...zs), maxX: Math.max(...xs), maxZ: Math.max(...zs) };
+}
+
+function unionBox(boxes: MapBox[]): MapBox | undefined {
+  if (boxes.length === 0) {
+    return undefined;
+  }
+  return {
+    minX: Math.min(...boxes.map((box) => box.minX)),
+    minZ: Math.min(...boxes.map((box) => box.minZ)),
+    maxX: Math.max(...boxes.map((box) => box.maxX)),
+    maxZ: Math.max(...boxes.map((box) => box.maxZ)),
+  };
+}
+
+/** The box around the shapes with a margin of a tenth of their span (at least 8 blocks). */
+export function boxAround(shapes: Array<{ corners: MapPoint[] }>, margin = 0.1): MapBox {
+  const box = unionBox(shapes.filter((shape) => shape.corners.length > 0).map((shape) => shapeBox(shape.corners))) ?? { minX: -50, minZ: -50, maxX: 50, maxZ: 50 };
+  const pad = Math.max(8, Math.ceil(Math.max(box.maxX - box.minX, box.maxZ - box.minZ) * margin));
+  return { minX: box.minX - pad, minZ: box.minZ - pad, maxX: box.maxX + pad, maxZ: box.maxZ + pad };
+}
+
+function boxesTouch(a: MapBox, b: MapBox): boolean {
+  return a.minX <= b.maxX && b.minX <= a.maxX && a.minZ <= b.maxZ && b.minZ <= a.maxZ;
+}
+
+/** A grid step of 1, 2 or 5 times a power of ten giving about `target` lines across `span`. */
+export function gridStep(span: number, target = 8): number {
+  const raw = Math.max(span / target, 1);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  for (const factor of [1, 2, 5, 10]) {
+    if (factor * power >= raw) {
+      return factor * power;
+    }
+  }
+  return 10 * power;
+}
+
+/** Numbers in SVG text: integers as they are, else rounded to 3 decimals. */
+function num(value: number): string {
+  return Number.isInteger(value) ? String(value) : String(Math.round(value * 1000) / 1000);
+}
+
+function inside(corners: MapPoint[], x: number, z: number): boolean {
+  let result = false;
+  for (let i = 0, j = corners.length - 1; i < corners.length; j = i++) {
+    const a = corners[i];
+    const b = corners[j];
+    if (a.z > z !== b.z > z && x < ((b.x - a.x) * (z - a.z)) / (b.z - a.z) + a.x) {
+      result = !result;
+    }
+  }
+  return result;
+}
+
+/** A point inside the outline to put its name at: the area centroid, or the middle of the widest span through it. */
+export function labelPoint(corners: MapPoint[]): MapPoint {
+  let area = 0;
+  let cx = 0;
+  let cz = 0;
+  for (let i = 0; i < corners.length; i++) {
+    const a = corners[i];
+    const b = corners[(i + 1) % corners.length];
+    const cross = a.x * b.z - b.x * a.z;
+    area += cross;
+    cx += (a.x + b.x) * cross;
+    cz += (a.z + b.z) * cross;
+  }
+  if (area === 0) {
+    const box = shapeBox(corners);
+    return { x: (box.minX + box.maxX) / 2, z: (box.minZ + box.maxZ) / 2 };
+  }
+  const centroid = { x: cx / (3 * area), z: cz / (3 * area) };
+  if (inside(corners, centroid.x, centroid.z)) {
+    return centroid;
+  }
+  // Horizontal line through the centroid (nudged off any corner row): take the widest inner interval.
+  const z = Number.isInteger(centroid.z) ? centroid.z + 0.5 : centroid.z;
+  const crossings: number[] = [];
+  for (let i = 0; i < corners.length; i++) {
+    const a = corners[i];
+    const b = corners[(i + 1) % corners.length];
+    if (a.z > z !== b.z > z) {
+      crossings.push(a.x + ((b.x - a.x) * (z - a.z)) / (b.z - a.z));
+    }
+  }
+  crossings.sort((p, q) => p - q);
+  let best = { x: centroid.x, width: -1 };
+  for (let i = 0; i + 1 < crossings.length; i += 2) {
+    const width = crossings[i + 1] - crossings[i];
+    if (width > best.width) {
+      best = { x: (crossings[i] + crossings[i + 1]) / 2, width };
+    }
+  }
+  return { x: best.x, z };
+}
+
+/**
+ * Draws the shapes (registered cities, and optionally requested or current outlines) over a
+ * coordinate grid with labelled axes. Shapes outside the box are left out.
+ */
+export function renderMapSvg(shapes: MapShape[], options: MapOptions): string {
+  const box = options.box ?? boxAround(shapes);
+  const spanX = Math.max(box.maxX - box.minX, 1);
+  const spanZ = Math.max(box.maxZ - box.minZ, 1);
+  const size = options.size ?? 800;
+  const scale = size / Math.max(spanX, spanZ);
+  const width = Math.round(spanX * scale);
+  const height = Math.round(spanZ * scale);
+  const outerWidth = width + MARGIN.left + MARGIN.right;
+  const outerHeight = height + MARGIN.top + MARGIN.bottom;
+  const fontPx = 13;
+  const titleId = escapeXml(options.titleId ?? 'map-title');
+  const unit = 1 / scale; // one pixel, in blocks
+
+  const visible = shapes.filter((shape) => shape.corners.length > 0 && boxesTouch(shapeBox(shape.corners), box));
+  const out: string[] = [];
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-labelledby="${titleId}" width="${outerWidth}" height="${outerHeight}" ` +
+      `viewBox="0 0 ${outerWidth} ${outerHeight}" font-family="${FONT}" font-size="${fontPx}">`,
+  );
+  out.push(`<title id="${titleId}">${escapeXml(options.title)}</title>`);
+  out.push(`<rect x="0" y="0" width="${outerWidth}" height="${outerHeight}" fill="#ffffff"/>`);
+
+  // Axis labels (pixel space): x along the top, z down the left.
+  const step = gridStep(Math.max(spanX, spanZ));
+  const ticks: string[] = [];
+  for (let x = Math.ceil(box.minX / step) * step; x <= box.maxX; x += step) {
+    const px = MARGIN.left + (x - box.minX) * scale;
+    ticks.push(`<text x="${num(px)}" y="${MARGIN.top - 8}" text-anchor="middle" fill="#333333" class="tick-x">${x}</text>`);
+  }
+  for (let z = Math.ceil(box.minZ / step) * step; z <= box.maxZ; z += step) {
+    const py = MARGIN.top + (z - box.minZ) * scale;
+    ticks.push(`<text x="${MARGIN.left - 6}" y="${num(py + 4)}" text-anchor="end" fill="#333333" class="tick-z">${z}</text>`);
+  }
+  out.push(`<g class="axes">${ticks.join('')}`);
+  const captions = options.captions ?? CAPTIONS;
+  out.push(`<text x="${MARGIN.left + width / 2}" y="${outerHeight - 12}" text-anchor="middle" fill="#333333" font-weight="bold">${escapeXml(captions.x)}</text>`);
+  // The z caption sits in the top-left corner, over the column of z ticks it names (no rotated text: its arrow points down).
+  out.push(`<text x="4" y="${MARGIN.top - 22}" text-anchor="start" fill="#333333" font-weight="bold">${escapeXml(captions.z)}</text>`);
+
+  out.push(`<text x="${outerWidth - MARGIN.right}" y="${MARGIN.top - 22}" text-anchor="end" fill="#333333" font-weight="bold">${escapeXml(captions.north)}</text>`);
+  out.push('</g>');
+
+  // The drawing itself, in block coordinates.
+  out.push(
+    `<svg class="map" x="${MARGIN.left}" y="${MARGIN.top}" width="${width}" height="${height}" ` +
+      `viewBox="${box.minX} ${box.minZ} ${spanX} ${spanZ}" preserveAspectRatio="none" overflow="hidden">`,
+  );
+  out.push(`<rect x="${box.minX}" y="${box.minZ}" width="${spanX}" height="${spanZ}" fill="#f7f7f2" stroke="#999999" stroke-width="1" vector-effect="non-scaling-stroke"/>`);
+  const lines: string[] = [];
+  for (let x = Math.ceil(box.minX / step) * step; x <= box.maxX; x += step) {
+    lines.push(`<line x1="${x}" y1="${box.minZ}" x2="${x}" y2="${box.maxZ}" vector-effect="non-scaling-stroke"/>`);
+  }
+  for (let z = Math.ceil(box.minZ / step) * step; z <= box.maxZ; z += step) {
+    lines.push(`<line x1="${box.minX}" y1="${z}" x2="${box.maxX}" y2="${z}" vector-effect="non-scaling-stroke"/>`);
+  }
+  // vector-effect is not inherited: each line carries it, so grid lines stay one pixel wide at any scale.
+  out.push(`<g class="grid" stroke="#d5d5cc" stroke-width="1">${lines.join('')}</g>`);
+
+  // Registered cities first, then current and requested outlines on top.
+  const order: ShapeStyle[] = ['city', 'current', 'requested'];
+  const sorted = [...visible].sort((a, b) => order.indexOf(a.style ?? 'city') - order.indexOf(b.style ?? 'city'));
+  const labels: string[] = [];
+  const placed: MapPoint[] = [];
+  const lineHeight = fontPx * 1.4 * unit;
+  for (const shape of sorted) {
+    const style = shape.style ?? 'city';
+    const paint = PALETTE[style];
+    const points = shape.corners.map((corner) => `${corner.x},${corner.z}`).join(' ');
+    const id = shape.id !== undefined ? ` data-city-id="${shape.id}"` : '';
+    out.push(
+      `<polygon class="outline ${style}"${id} data-name="${escapeXml(shape.name)}" points="${points}" fill="${paint.fill}" fill-opacity="0.55" ` +
+        `stroke="${paint.stroke}" stroke-width="2" vector-effect="non-scaling-stroke"${paint.dash ? ` stroke-dasharray="${paint.dash}"` : ''}/>`,
+    );
+    // Names of overlapping outlines (a region request over the current region) would print on top
+    // of each other: move such a label down a line while it collides with another one. Registered
+    // cities never overlap, so only the few review outlines are checked (linear in the city count).
+    const at = { ...labelPoint(shape.corners) };
+    if (style !== 'city') {
+      const halfWidth = (shape.name.length * fontPx * 0.6 * unit) / 2;
+      for (let tries = 0; tries < 4 && placed.some((other) => Math.abs(other.z - at.z) < lineHeight && Math.abs(other.x - at.x) < halfWidth * 2); tries++) {
+        at.z += lineHeight;
+      }
+      placed.push(at);
+    }
+    labels.push(
+      `<text class="name" x="${num(at.x)}" y="${num(at.z)}" font-size="${num(fontPx * unit)}" text-anchor="middle" dominant-baseline="middle" ` +
+        `fill="${paint.text}" stroke="#ffffff" stroke-width="${num(3 * unit)}" paint-order="stroke">${escapeXml(shape.name)}</text>`,
+    );
+    if (options.cornerLabels) {
+      for (const corner of shape.corners) {
+        labels.push(`<circle class="corner" cx="${corner.x}" cy="${corner.z}" r="${num(3 * unit)}" fill="${paint.stroke}"/>`);
+        labels.push(
+          `<text class="corner-label" x="${num(corner.x + 5 * unit)}" y="${num(corner.z - 5 * unit)}" font-size="${num(11 * unit)}" fill="#222222" ` +
+            `stroke="#ffffff" stroke-width="${num(3 * unit)}" paint-order="stroke">(${corner.x}, ${corner.z})</text>`,
+        );
+      }
+    }
+  }
+  out.push(...labels);
+  out.push('</svg>');
+  out.push('</svg>');
+  return out.join('\n');
+}
