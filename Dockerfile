@@ -1,5 +1,5 @@
 # Multi-stage build: native modules (better-sqlite3, argon2) compile in the build stage.
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
@@ -7,14 +7,26 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+# The image holds dist/, node_modules, package.json and scripts/ only (no src/): the CLI runs
+# the shipped build (`node scripts/cli.js …`). test/container-layout.e2e-spec.ts copies exactly
+# these COPY lines into a temporary folder and runs the CLI and the server there as a non-root
+# user, so keep the two in step.
+FROM node:22-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
+# The build id in every response's `version`: `docker build --build-arg GIT_COMMIT=$(git rev-parse --short=12 HEAD) .`
+# (without it the package version is reported).
+ARG GIT_COMMIT=
+ENV APP_VERSION=${GIT_COMMIT}
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/console/dist ./console/dist
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/scripts ./scripts
+# The default DATABASE_URL (sqlite:./data/community.sqlite) writes to /app/data, owned by the
+# unprivileged user the service runs as; a volume keeps the database across containers.
+RUN mkdir -p /app/data && chown node:node /app/data
+VOLUME ["/app/data"]
 USER node
 EXPOSE 3000
 CMD ["node", "dist/main.js"]

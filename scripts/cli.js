@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Runs the compiled CLI, building it first when the sources are newer than the build.
+// Runs the compiled CLI. In a source checkout it first rebuilds when the sources are newer than
+// the build; in the container image (dist/, node_modules, package.json and scripts/ only, no
+// src/) it runs the shipped build as is.
 // Build output goes to stderr so that `--json` keeps stdout to exactly one JSON object.
 const { spawnSync } = require('node:child_process');
 const { existsSync, statSync, readdirSync } = require('node:fs');
@@ -7,6 +9,7 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const entry = join(root, 'dist', 'cli', 'main.js');
+const sources = join(root, 'src');
 
 function newestSource(dir) {
   let newest = 0;
@@ -17,10 +20,15 @@ function newestSource(dir) {
   return newest;
 }
 
-if (!existsSync(entry) || newestSource(join(root, 'src')) > statSync(entry).mtimeMs) {
-  const build = spawnSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: root, stdio: ['ignore', 2, 2] });
-  if (build.status !== 0) {
-    process.exit(build.status ?? 1);
+if (existsSync(sources)) {
+  if (!existsSync(entry) || newestSource(sources) > statSync(entry).mtimeMs) {
+    const build = spawnSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: root, stdio: ['ignore', 2, 2] });
+    if (build.status !== 0) {
+      process.exit(build.status ?? 1);
+    }
   }
+} else if (!existsSync(entry)) {
+  process.stderr.write(`The command line is not built: ${entry} is missing (run \`npm run build\`).\n`);
+  process.exit(1);
 }
 require(entry);

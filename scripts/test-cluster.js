@@ -31,7 +31,7 @@ const RUN_OCTET = randomInt(101, 250);
 const REPLICAS = ['app1', 'app2', 'app3'];
 const LATE_REPLICA = 'app4';
 /** Start every replica at the same moment on the empty database (needs the migration lock). */
-const START_ALL_AT_ONCE = false;
+const START_ALL_AT_ONCE = true;
 
 const logDir = mkdtempSync(join(tmpdir(), 'community-cluster-'));
 const children = new Map();

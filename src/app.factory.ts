@@ -8,7 +8,11 @@ import { AppModule } from './app.module';
 import { BuildInfo } from './common/build-info';
 import { assertSingleValued, registerBodyParsers } from './common/http/body-parsers';
 import { registerEnvelope } from './common/http/envelope.hook';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './common/http/json-depth';
+import { ApiError } from './common/errors/api-error';
+import { msg } from './common/errors/messages';
 import { RouteTable } from './common/http/route-table';
+import { serializeError } from './common/logging/error-serializer';
 import { PinoNestLogger } from './common/logging/pino-nest-logger';
 import { REDACTED_PATHS, redactUrl } from './common/logging/redact';
 import { finishDocument } from './common/openapi/openapi-document';
@@ -42,14 +46,10 @@ function stripVersionPrefix(url: string): string {
   return UNVERSIONED_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}?`) || path.startsWith(`${prefix}/`)) ? url : path;
 }
 
-function trustProxySetting(value: string | undefined): boolean | string | number {
-  if (value === undefined || value === 'false') {
-    return false;
-  }
-  if (value === 'true') {
-    return true;
-  }
-  return /^\d+$/.test(value) ? Number(value) : value;
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+function acceptedRequestId(header: string | string[] | undefined): string | undefined {
+  return typeof header === 'string' && SAFE_REQUEST_ID.test(header) ? header : undefined;
 }
 
 /**
@@ -77,13 +77,15 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       ...(options.logStream ? { stream: options.logStream } : {}),
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       serializers: {
+        err: serializeError,
         req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
       },
     },
     // One line per request is written by the onResponse hook below, with secrets redacted.
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: () => randomUUID(),
-    requestIdHeader: 'x-request-id',
+    // A caller's x-request-id is kept only when it is a short safe token; else a new one.
+    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => acceptedRequestId(request.headers['x-request-id']) ?? randomUUID(),
+    requestIdHeader: false,
     bodyLimit: SMALL_BODY_LIMIT,
     // While draining (SIGTERM), a request that still arrives on an open keep-alive connection
     // (a load balancer's pooled connection) is served, with `Connection: close`, instead of
@@ -91,7 +93,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // would see an error although another replica (or this one) could have answered it.
     return503OnClosing: false,
     rewriteUrl: (request: { url?: string }) => stripVersionPrefix(request.url ?? '/'),
-    trustProxy: trustProxySetting(config.TRUST_PROXY),
+    trustProxy: config.trustProxy,
     // Bad URLs, over-long path parameters and oversized headers also answer in the envelope.
     ...transportErrorHandlers(config),
   });
@@ -116,13 +118,22 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       done(error as Error);
     }
   });
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    // Contract 13.0: deeper than 32 levels is a 400 before any validation recursion can overflow.
+    done(exceedsJsonDepth(request.body) ? ApiError.badRequest(msg('http.tooDeep', { max: MAX_JSON_DEPTH })) : undefined);
+  });
   fastify.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
     done(null, payload);
   });
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes), adapter, { bufferLogs: true, bodyParser: false });
-  app.useLogger(new PinoNestLogger(fastify.log));
+  // Nest logs through pino from the first line (a start failure is JSON too, not coloured text),
+  // and a failing provider rejects here instead of ending the process: main.ts reports it.
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, routes), adapter, {
+    logger: new PinoNestLogger(fastify.log),
+    abortOnError: false,
+    bodyParser: false,
+  });
   const metrics = app.get(MetricsService);
   registerResponseHook(fastify, metrics, ['info', 'debug', 'trace'].includes(config.LOG_LEVEL));
   app.get(BruteForceLimiter).onRefusal((rule) => metrics.rateLimitRefusals.inc({ limit: rule }));

@@ -14,6 +14,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ConsoleModule } from './console/console.module';
 import { DatabaseModule } from './database/database.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { MapsModule } from './maps/maps.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -31,6 +32,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         MetricsModule,
         DatabaseModule,
+        EventsModule,
         SecurityModule,
         ScheduleModule.forRoot(),
         PlayersModule,

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
+import { Logger as NestLogger } from '@nestjs/common';
+import { pino, type Logger } from 'pino';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
+import { serializeError } from './common/logging/error-serializer';
 import { ConfigError, loadConfig } from './config/app-config';
 
 /** In-flight requests get this long to finish after SIGTERM before the process gives up (exit 1). */
@@ -14,7 +16,7 @@ const SHUTDOWN_DEADLINE_MS = 25_000;
  * end by signal instead of with status 0.
  */
 function drainOnSignals(app: NestFastifyApplication): void {
-  const logger = new Logger('Shutdown');
+  const logger = new NestLogger('Shutdown');
   let closing = false;
   const shutdown = (signal: NodeJS.Signals): void => {
     if (closing) {
@@ -47,13 +49,18 @@ function drainOnSignals(app: NestFastifyApplication): void {
   process.once('SIGINT', shutdown);
 }
 
+/** Before the app's own logger exists: one JSON line on stderr, like every other log line. */
+function startLogger(): Logger {
+  return pino({ base: { pid: process.pid }, serializers: { err: serializeError } }, pino.destination({ fd: 2, sync: true }));
+}
+
 async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
+      startLogger().fatal(error.message);
       process.exit(1);
     }
     throw error;
@@ -64,6 +71,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`The service failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  // The message as the serializer scrubbed it: a database error's message may quote values.
+  startLogger().fatal({ err: error }, `The service failed to start: ${serializeError(error).message}`);
   process.exit(1);
 });

@@ -76,6 +76,18 @@ describe('command line (e2e)', () => {
     expect(badScope.stderr).toMatch(/root/);
   });
 
+  it('treats key names case-insensitively on every database: create refuses, revoke finds', async () => {
+    expect((await runCli(['apikey:create', '--name', 'Ops-Night', '--scope', 'operator', '--json'], env)).code).toBe(0);
+    const sameButCase = await runCli(['apikey:create', '--name', 'ops-NIGHT', '--scope', 'game-server', '--json'], env);
+    expect(sameButCase.code).toBe(1);
+    expect(parseOneJson(sameButCase.stdout)).toEqual({ error: expect.stringMatching(/already exists/) });
+    const revoked = await runCli(['apikey:revoke', '--name', 'OPS-night', '--json'], env);
+    expect(revoked.code).toBe(0);
+    const listed = parseOneJson((await runCli(['apikey:list', '--json'], env)).stdout);
+    expect((listed.keys as Array<{ name: string }>).map((key) => key.name)).not.toContain('Ops-Night');
+    expect((await runCli(['apikey:create', '--name', 'ops-night', '--scope', 'operator', '--json'], env)).code).toBe(0);
+  });
+
   it('sets the club group of an account', async () => {
     const gameServerKey = await app.createApiKey(['game-server']);
     const user = await registerClubUser(app, gameServerKey);

@@ -1,4 +1,5 @@
 import { ClubAccountsService } from '../src/club/club-accounts.service';
+import { AppConfig } from '../src/config/app-config';
 import { expectError, newPlayer, registerClubUser, TestApp } from './support/test-app';
 
 describe('club accounts (e2e)', () => {
@@ -149,6 +150,25 @@ describe('club accounts (e2e)', () => {
       const started = Date.now();
       expectError(await register({ userkey, password: 'long-password', recaptcha: 'hang' }), 503, 'service_unavailable');
       expect(Date.now() - started).toBeLessThan(5000);
+    });
+
+    it('checks the answer\'s hostname and action against RECAPTCHA_HOSTNAMES and RECAPTCHA_ACTIONS when set', async () => {
+      const checked = await TestApp.start(
+        { RECAPTCHA_HOSTNAMES: 'Club.Example.org,www.example.org', RECAPTCHA_ACTIONS: 'login,register', RECAPTCHA_VERIFY_URL: app.app.get(AppConfig).RECAPTCHA_VERIFY_URL },
+        { database: app.database, captcha: app.captcha },
+      );
+      try {
+        const userkey = await freshKey();
+        const attempt = (recaptcha: string) => checked.post('/club/register', { userkey, password: 'long-password', recaptcha });
+        expectError(await attempt('pass;hostname=evil.example'), 400, 'captcha_failed');
+        expectError(await attempt('pass;action=nickname'), 400, 'captcha_failed');
+        expectError(await attempt('pass;hostname='), 400, 'captcha_failed');
+        expect((await attempt('pass;hostname=WWW.example.org;action=register')).status).toBe(201);
+      } finally {
+        await checked.stop({ keepDatabase: true, keepCaptcha: true });
+      }
+      // Unset (the default app): any hostname and action pass.
+      expect((await register({ userkey: await freshKey(), password: 'long-password', recaptcha: 'pass;hostname=evil.example;action=x' })).status).toBe(201);
     });
 
     it('is required on sign-in and nickname too', async () => {

@@ -36,7 +36,7 @@ describe('Japanese messages (e2e)', () => {
 
   beforeAll(async () => {
     app = await TestApp.start();
-    limited = await TestApp.start({ RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: 'true' }, { database: app.database });
+    limited = await TestApp.start({ RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: '127.0.0.1' }, { database: app.database });
     gameServerKey = await app.createApiKey(['game-server']);
   });
 

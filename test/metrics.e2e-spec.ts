@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config/app-config';
 import { type Transaction, UnitOfWork } from '../src/database/unit-of-work';
 import { Player } from '../src/players/player.entity';
@@ -35,7 +37,7 @@ describe('GET /metrics (e2e)', () => {
   };
 
   beforeAll(async () => {
-    app = await TestApp.start({ BANLIST_SOURCE_URL: await upstream.start(), RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: '127.0.0.1' });
+    app = await TestApp.start({ BANLIST_SOURCE_URL: await upstream.start(), RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: '127.0.0.1', WEBHOOK_ALLOW_PRIVATE: 'true' });
     operatorKey = await app.createApiKey(['operator']);
   });
 
@@ -112,6 +114,29 @@ describe('GET /metrics (e2e)', () => {
     expect(sample(after, 'banlist_sync_runs_total{outcome="finished"}') - sample(before, 'banlist_sync_runs_total{outcome="finished"}')).toBe(1);
     expect(sample(after, 'banlist_sync_runs_total{outcome="skipped"}') - sample(before, 'banlist_sync_runs_total{outcome="skipped"}')).toBe(1);
     expect(sample(after, 'banlist_sync_runs_total{outcome="failed"}')).toBe(0);
+  });
+
+  it('counts webhook deliveries by outcome', async () => {
+    const receiver = createServer((request, response) => {
+      request.resume();
+      response.writeHead(request.url === '/ok' ? 204 : 500).end();
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    try {
+      const before = await scrape();
+      for (const path of ['/ok', '/broken']) {
+        const created = await app.post<{ data: { id: number } }>('/webhooks', { url: `${base}${path}`, events: ['city.deleted'] }, { headers: { 'x-api-key': operatorKey } });
+        expect(created.status).toBe(201);
+        expect((await app.post(`/webhooks/${created.body.data.id}/test`, undefined, { headers: { 'x-api-key': operatorKey } })).status).toBe(200);
+      }
+      const after = await scrape();
+      expect(sample(after, 'webhook_deliveries_total{outcome="delivered"}') - sample(before, 'webhook_deliveries_total{outcome="delivered"}')).toBe(1);
+      expect(sample(after, 'webhook_deliveries_total{outcome="failed"}') - sample(before, 'webhook_deliveries_total{outcome="failed"}')).toBe(1);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 
   it('counts database errors that end a request, by kind', async () => {

@@ -27,7 +27,7 @@ describe('rate limits in Redis (e2e)', () => {
 
   beforeAll(async () => {
     redis = new Redis(REDIS_URL);
-    const env = { RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: 'true', REDIS_URL };
+    const env = { RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: '127.0.0.1', REDIS_URL };
     first = await TestApp.start(env);
     second = await TestApp.start({ ...env, RECAPTCHA_VERIFY_URL: first.app.get(AppConfig).RECAPTCHA_VERIFY_URL }, { database: first.database, captcha: first.captcha });
   });
@@ -93,7 +93,7 @@ describe('rate limits in Redis (e2e)', () => {
 
   it('falls back to memory at once when Redis is unreachable, and still limits', async () => {
     const unreachable = await TestApp.start(
-      { RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: 'true', REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, RECAPTCHA_VERIFY_URL: first.app.get(AppConfig).RECAPTCHA_VERIFY_URL },
+      { RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: '127.0.0.1', REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, RECAPTCHA_VERIFY_URL: first.app.get(AppConfig).RECAPTCHA_VERIFY_URL },
       { database: first.database, captcha: first.captcha },
     );
     try {

@@ -35,7 +35,7 @@ describe('security hardening (e2e)', () => {
 
   beforeAll(async () => {
     plain = await TestApp.start();
-    guarded = await TestApp.start({ RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: 'true', CORS_ORIGINS: `${CLUB_SITE}, https://admin.example.org/` });
+    guarded = await TestApp.start({ RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: '127.0.0.1', CORS_ORIGINS: `${CLUB_SITE}, https://admin.example.org/` });
     gameServerKey = await guarded.createApiKey(['game-server']);
   });
 
@@ -251,6 +251,36 @@ describe('security hardening (e2e)', () => {
       const ghost = newPlayer().mcid;
       for (let attempt = 0; attempt < 11; attempt += 1) {
         expectError(await signIn(guarded, ghost, 'wrong-password', clientAddress()), 401, 'unauthorized');
+      }
+    });
+
+    it('takes the address the trusted proxy saw: addresses a client puts in front of it change nothing', async () => {
+      // The proxy (127.0.0.1, trusted) appends the address it saw; a client spoofing its own
+      // X-Forwarded-For only adds entries to the left of it. With TRUST_PROXY=true each spoofed
+      // entry counted as a new client and the limit never bit.
+      const ghost = newPlayer().mcid;
+      const seen = clientAddress();
+      const spoofed = (attempt: number) => ({ headers: { 'x-forwarded-for': `10.9.${attempt}.1, 192.0.2.${attempt}, ${seen}` } });
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        expectError(await guarded.post('/club/token', { username: ghost, password: 'wrong-password', recaptcha: 'pass' }, spoofed(attempt)), 401, 'unauthorized');
+      }
+      expectRateLimited(await guarded.post('/club/token', { username: ghost, password: 'wrong-password', recaptcha: 'pass' }, spoofed(99)), 10, 15 * 60);
+    });
+
+    it('with a hop count, trusts exactly that many proxies', async () => {
+      const hops = await TestApp.start(
+        { RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: '1', RECAPTCHA_VERIFY_URL: guarded.app.get(AppConfig).RECAPTCHA_VERIFY_URL },
+        { database: guarded.database, captcha: guarded.captcha },
+      );
+      try {
+        const ghost = newPlayer().mcid;
+        const seen = clientAddress();
+        for (let attempt = 0; attempt < 10; attempt += 1) {
+          expectError(await signIn(hops, ghost, 'wrong-password', `203.0.113.${attempt}, ${seen}`), 401, 'unauthorized');
+        }
+        expectRateLimited(await signIn(hops, ghost, 'wrong-password', `203.0.113.77, ${seen}`), 10, 15 * 60);
+      } finally {
+        await hops.stop({ keepDatabase: true, keepCaptcha: true });
       }
     });
 

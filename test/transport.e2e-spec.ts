@@ -26,6 +26,43 @@ describe('transport and envelope (e2e)', () => {
     expect(result.body).toMatchObject({ status: true, code: 200, database: 'up' });
   });
 
+  describe('deeply nested bodies (contract 13.0)', () => {
+    const nest = (levels: number, inner: unknown = 1): unknown => {
+      let value = inner;
+      for (let level = 1; level <= levels; level += 1) {
+        value = level % 2 === 0 ? [value] : { corners: value };
+      }
+      return value;
+    };
+
+    it.each(['/club/token', '/cities/create', '/game-server/logins', '/v1/club/register'])('answers 400 to 2,000 levels on %s, with nothing in the log but the request line', async (path) => {
+      const before = app.logLines.length;
+      const raw = '['.repeat(2000) + ']'.repeat(2000);
+      for (const contentType of ['application/json', 'application/x-www-form-urlencoded', null]) {
+        const result = expectError(await app.request('POST', path, { raw, contentType }), 400, 'invalid_request');
+        expect(result.body.message).toMatch(/nested deeper than 32/);
+      }
+      const objects = expectError(await app.request('POST', path, { raw: JSON.stringify(nest(2000)), contentType: 'application/json' }), 400, 'invalid_request');
+      expect(objects.body.message).toMatch(/nested deeper than 32/);
+      const logged = app.logLines.slice(before).join('\n');
+      expect(logged).not.toMatch(/RangeError|stack|request failed/);
+    });
+
+    it('counts the top-level value as level 1: 33 levels refused, 32 go on to the ordinary checks', async () => {
+      const deep = expectError(await app.post('/cities/create', nest(33)), 400, 'invalid_request');
+      expect(deep.body.message).toMatch(/nested deeper than 32/);
+      const limit = await app.post('/cities/create', nest(32));
+      expect(limit.status).toBe(400);
+      expect(limit.body.message).not.toMatch(/nested/);
+    });
+
+    it('refuses a too-deep JSON-encoded form field without a 500', async () => {
+      const corners = JSON.stringify(nest(2000, [0, 0]));
+      const result = await app.request('POST', '/cities/create', { raw: new URLSearchParams({ name: 'x', corners }).toString(), contentType: 'application/x-www-form-urlencoded' });
+      expect([400, 401]).toContain(result.status);
+    });
+  });
+
   it('answers an unknown path with a 404 envelope', async () => {
     expectError(await app.get('/no/such/path'), 404, 'not_found');
     expectError(await app.get('/v1/no/such/path'), 404, 'not_found');
@@ -111,6 +148,30 @@ describe('transport and envelope (e2e)', () => {
   it('echoes a request id header', async () => {
     const result = await app.request('GET', '/health', { headers: { 'x-request-id': 'abc-123' } });
     expect(result.headers.get('x-request-id')).toBe('abc-123');
+    const longest = 'A1._:-'.repeat(10) + 'zz:9';
+    expect((await app.request('GET', '/health', { headers: { 'x-request-id': longest } })).headers.get('x-request-id')).toBe(longest);
+  });
+
+  it.each([
+    ['too long', 'a'.repeat(65)],
+    ['spaces', 'abc def'],
+    ['markup', '<script>'],
+    ['a log-line forgery', 'x","level":60,"msg":"forged'],
+  ])('replaces an unsafe request id (%s) with a new one', async (_case, id) => {
+    const before = app.logLines.length;
+    const result = await app.request('GET', '/health', { headers: { 'x-request-id': id } });
+    expect(result.status).toBe(200);
+    const issued = result.headers.get('x-request-id') ?? '';
+    expect(issued).toMatch(/^[0-9a-f-]{36}$/);
+    expect(app.logLines.slice(before).join('\n')).not.toContain(id);
+  });
+
+  it('redacts secrets from logged URLs even when the parameter name is percent-encoded', async () => {
+    const before = app.logLines.length;
+    await app.request('GET', '/club/token?username=x&pass%77ord=Sekret-Value-1&%75sertoken=Sekret-Value-2&recaptcha=pass');
+    const logged = app.logLines.slice(before).join('\n');
+    expect(logged).toContain('pass%77ord=[redacted]');
+    expect(logged).not.toMatch(/Sekret-Value/);
   });
 
   it('publishes the OpenAPI document covering the club endpoints', async () => {

@@ -12,6 +12,10 @@ export class ApiKey {
   @Column({ type: 'varchar', length: 64 })
   name: string;
 
+  /** The name in lower case, unique: names are unique case-insensitively on every database. */
+  @Column({ name: 'name_key', type: 'varchar', length: 64, select: false })
+  nameKey: string;
+
   /** sha256 of the key; the key itself is shown once at creation and never stored. */
   @Column({ name: 'key_hash', type: 'varchar', length: 64, select: false })
   keyHash: string;

@@ -6,6 +6,11 @@ import { SqlReader } from '../database/sql-reader';
 import { dateOf } from '../database/transformers';
 import { ApiKey, ApiScope } from './api-key.entity';
 
+/** Names compare case-insensitively (contract 13.10): the unique index is on this key. */
+export function apiKeyNameKey(name: string): string {
+  return name.toLowerCase();
+}
+
 /** An API key as reads return it (never its hash). */
 export interface ApiKeyRecord {
   id: number;
@@ -47,7 +52,7 @@ export class ApiKeysRepository {
   /** False when the name is taken. */
   async create(name: string, keyHash: string, scopes: readonly ApiScope[], createdAt: Date): Promise<boolean> {
     try {
-      await this.dataSource.manager.insert(ApiKey, { name, keyHash, scopes: [...scopes], createdAt, lastUsedAt: null });
+      await this.dataSource.manager.insert(ApiKey, { name, nameKey: apiKeyNameKey(name), keyHash, scopes: [...scopes], createdAt, lastUsedAt: null });
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -66,9 +71,9 @@ export class ApiKeysRepository {
     return row ? toApiKey(row) : null;
   }
 
-  /** False when no key has the name. */
+  /** False when no key has the name (names compare case-insensitively). */
   async deleteByName(name: string): Promise<boolean> {
-    const result = await this.dataSource.manager.delete(ApiKey, { name });
+    const result = await this.dataSource.manager.delete(ApiKey, { nameKey: apiKeyNameKey(name) });
     return (result.affected ?? 0) > 0;
   }
 

@@ -5,7 +5,7 @@ import type { ApiScope } from '../api-keys/api-key.entity';
 import type { ApiKeyPrincipal } from '../api-keys/api-keys.service';
 import type { ClubSession } from '../club/club-session';
 
-export type AuthRequirement = { kind: 'club' } | { kind: 'apikey'; scope: ApiScope } | { kind: 'operator-or-admin' };
+export type AuthRequirement = { kind: 'club' } | { kind: 'apikey'; scope: ApiScope | readonly ApiScope[] } | { kind: 'operator-or-admin' };
 
 export type Caller = { kind: 'club'; session: ClubSession } | { kind: 'apikey'; key: ApiKeyPrincipal };
 
@@ -23,8 +23,8 @@ const errorResponses = [
 export const ClubAuth = (): MethodDecorator & ClassDecorator =>
   applyDecorators(SetMetadata(AUTH_REQUIREMENT, { kind: 'club' } satisfies AuthRequirement), ApiBearerAuth('usertoken'), ...errorResponses);
 
-/** The route needs an API key with the scope (`apikey` parameter or `X-API-Key`). */
-export const ApiKeyAuth = (scope: ApiScope): MethodDecorator & ClassDecorator =>
+/** The route needs an API key with the scope, or with one of the scopes (`apikey` parameter or `X-API-Key`). */
+export const ApiKeyAuth = (scope: ApiScope | readonly ApiScope[]): MethodDecorator & ClassDecorator =>
   applyDecorators(SetMetadata(AUTH_REQUIREMENT, { kind: 'apikey', scope } satisfies AuthRequirement), ApiSecurity('apikey'), ...errorResponses);
 
 /** The route needs an operator API key or the user token of a club admin. */

@@ -46,16 +46,18 @@ export class AuthGuard implements CanActivate {
     }
   }
 
-  private async apiKey(key: string | undefined, scope: ApiScope): Promise<Caller> {
+  /** `scope` may list several: any one of them is enough. */
+  private async apiKey(key: string | undefined, scope: ApiScope | readonly ApiScope[]): Promise<Caller> {
+    const scopes: readonly ApiScope[] = typeof scope === 'string' ? [scope] : scope;
     if (!key) {
-      throw ApiError.unauthorized(msg('auth.apiKeyRequired', { scope }));
+      throw ApiError.unauthorized(msg('auth.apiKeyRequired', { scope: scopes }));
     }
     const principal = await this.apiKeys.authenticate(key);
     if (!principal) {
       throw ApiError.unauthorized('auth.apiKeyUnknown');
     }
-    if (!principal.scopes.includes(scope)) {
-      throw ApiError.forbidden(msg('auth.apiKeyScope', { scope }));
+    if (!scopes.some((name) => principal.scopes.includes(name))) {
+      throw ApiError.forbidden(msg('auth.apiKeyScope', { scope: scopes }));
     }
     return { kind: 'apikey', key: principal };
   }

@@ -11,8 +11,14 @@ export type FetchOutcome =
 
 type Attempt = FetchOutcome | { kind: 'transient'; reason: string } | { kind: 'rate-limited'; waitMs: number };
 
-/** Retries after a 5xx, a timeout or a network error (so up to 3 requests). */
+/**
+ * Retries after a 5xx or a connection that failed at once (refused, reset): up to 3 requests.
+ * A timeout is not retried within the run (contract 13.10): the next run tries again, so one
+ * hanging upstream player costs a run at most one BANLIST_TIMEOUT_MS.
+ */
 const TRANSIENT_RETRIES = 2;
+/** Connection failures that cost no waiting, so retrying them is cheap. */
+const RETRIED_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 const BACKOFF_BASE_MS = 400;
 const MAX_RETRY_AFTER_MS = 60_000;
 const DEFAULT_RETRY_AFTER_MS = 5_000;
@@ -52,7 +58,8 @@ export class BanlistClient {
   }
 
   /**
-   * Never throws for upstream trouble: retries 5xx and timeouts with jittered backoff, honours
+   * Never throws for upstream trouble: retries 5xx and refused/reset connections with jittered
+   * backoff (never a timeout), honours
    * one 429 (`Retry-After`, at most 60 s) and reports everything else as a failed fetch.
    */
   async fetchPlayer(uuid: string, context: FetchContext): Promise<FetchOutcome> {
@@ -101,7 +108,11 @@ export class BanlistClient {
       }
       // Not `instanceof Error`: fetch's DOMException may come from another realm (e.g. under Jest).
       const name = typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : '';
-      return { kind: 'transient', reason: name === 'TimeoutError' || name === 'AbortError' ? 'timed out' : 'network error' };
+      if (name === 'TimeoutError' || name === 'AbortError') {
+        return { kind: 'failed', reason: `timed out after ${this.config.BANLIST_TIMEOUT_MS} ms (not retried in this run)` };
+      }
+      const code = networkCode(error);
+      return RETRIED_NETWORK_CODES.has(code) ? { kind: 'transient', reason: `network error ${code}` } : { kind: 'failed', reason: `network error ${code || 'unknown'}` };
     }
     if (response.status === 404) {
       return { kind: 'absent' };
@@ -127,4 +138,16 @@ export class BanlistClient {
     const parsed = parseUpstreamPlayer(json, uuid);
     return parsed.ok ? { kind: 'found', player: parsed.player } : { kind: 'failed', reason: `malformed body: ${parsed.problem}` };
   }
+}
+
+/** undici puts the socket's error code on `cause` (sometimes nested once more). */
+function networkCode(error: unknown): string {
+  for (let current: unknown = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== '') {
+      return code;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return '';
 }

@@ -4,6 +4,7 @@ import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
+import { EventsService } from '../events/events.service';
 import { MetricsService } from '../metrics/metrics.service';
 import { BanlistClient, FetchContext } from './banlist-client';
 import { BanlistStore } from './banlist-store.service';
@@ -34,6 +35,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     private readonly leases: SyncLeaseService,
     private readonly unitOfWork: UnitOfWork,
     private readonly banlist: BanlistRepository,
+    private readonly events: EventsService,
     private readonly metrics: MetricsService,
   ) {}
 
@@ -92,7 +94,11 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     }, LEASE_RENEW_MS);
     try {
       const summary = await this.refreshAll(signal);
-      await this.unitOfWork.transaction((tx) => this.banlist.insertRun(tx, trigger, summary));
+      // The run's end and its event (contract 13.6) commit together.
+      await this.unitOfWork.transaction(async (tx) => {
+        await this.banlist.insertRun(tx, trigger, summary);
+        await this.events.record(tx, 'banlist.sync.finished', { summary });
+      });
       this.logger.log({ msg: 'Ban-list sync finished', trigger, ...summary });
       return summary;
     } finally {

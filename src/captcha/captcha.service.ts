@@ -5,6 +5,8 @@ import { AppConfig } from '../config/app-config';
 interface SiteVerifyAnswer {
   success?: unknown;
   score?: unknown;
+  hostname?: unknown;
+  action?: unknown;
 }
 
 /**
@@ -54,6 +56,16 @@ export class CaptchaService implements OnModuleInit {
     }
     if (typeof answer.score === 'number' && answer.score < this.config.RECAPTCHA_MIN_SCORE) {
       throw ApiError.captchaFailed('captcha.lowScore');
+    }
+    // A token solved on another site (or for another form) is still "success": check where and
+    // for what it was solved when the operator lists them.
+    const hostnames = this.config.recaptchaHostnames;
+    if (hostnames && !(typeof answer.hostname === 'string' && hostnames.includes(answer.hostname.toLowerCase()))) {
+      throw ApiError.captchaFailed('captcha.wrongHostname');
+    }
+    const actions = this.config.recaptchaActions;
+    if (actions && !(typeof answer.action === 'string' && actions.includes(answer.action))) {
+      throw ApiError.captchaFailed('captcha.wrongAction');
     }
   }
 }

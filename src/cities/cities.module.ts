@@ -12,6 +12,7 @@ import { CityCreateService } from './city-create.service';
 import { CityDecisionsService } from './city-decisions.service';
 import { CityEditService } from './city-edit.service';
 import { CityRequestsRepository } from './city-requests.repository';
+import { CityEvents } from './city-events';
 import { CityRulesService } from './city-rules.service';
 import { ClubRequestsController } from './club-requests.controller';
 
@@ -28,6 +29,7 @@ import { ClubRequestsController } from './club-requests.controller';
     CityCreateService,
     CityDecisionsService,
     CityEditService,
+    CityEvents,
     CityRulesService,
   ],
   exports: [CitiesQueryService],

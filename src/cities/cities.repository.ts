@@ -83,6 +83,7 @@ const SQL = {
   byOwner: `${REGISTERED} AND city.owner_uuid = ? ORDER BY city.id ASC`,
   exists: 'SELECT 1 AS found FROM cities WHERE id = ?',
   record: `SELECT ${RECORD_COLUMNS} FROM cities city WHERE city.id = ?`,
+  viewAnyState: `SELECT ${VIEW_COLUMNS} FROM cities city LEFT JOIN players player ON player.uuid = city.owner_uuid WHERE city.id = ?`,
   registeredRecord: `SELECT ${RECORD_COLUMNS} FROM cities city WHERE city.id = ? AND city.state = 'active'`,
   nameHolder: (column: NameColumn) => `SELECT city.id, city.name FROM cities city WHERE city.${column} = ? AND city.id <> ?`,
   claimedInBox: `SELECT city.id, city.name, city.corners FROM cities city WHERE ${CLAIMING} AND city.min_x <= ? AND city.max_x >= ? AND city.min_z <= ? AND city.max_z >= ? AND city.id <> ?`,
@@ -122,6 +123,11 @@ export class CitiesRepository {
   /** The city in any state, inside the transaction. */
   async getRecord(tx: Transaction, id: number): Promise<CityRecord | undefined> {
     return recordOf(await tx.query<CityRecordRow[]>(SQL.record, [id]));
+  }
+
+  /** The city object of any city (pending, rejected, deleted too) as the transaction sees it: for events (contract 13.6). */
+  async getViewIn(tx: Transaction, id: number): Promise<CityView | undefined> {
+    return viewOf((await tx.query<CityViewRow[]>(SQL.viewAnyState, [id]))[0]);
   }
 
   /** The registered city, inside the transaction. */

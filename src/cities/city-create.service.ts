@@ -12,6 +12,7 @@ import { Actor, CityAuditService } from './city-audit.service';
 import type { RequestCredentials } from './city-credentials';
 import { checkCreateInput, CreateDraft } from './city-input';
 import { pendingKeyOf, RequestedChanges } from './city-request.entity';
+import { CityEvents } from './city-events';
 import { CityRequestsRepository, NewCityRequest } from './city-requests.repository';
 import { CityRulesService, conflictFromUniqueViolation } from './city-rules.service';
 import { citySnapshot, requestSnapshot } from './city.view';
@@ -44,6 +45,7 @@ export class CityCreateService {
     private readonly unitOfWork: UnitOfWork,
     private readonly cities: CitiesRepository,
     private readonly requests: CityRequestsRepository,
+    private readonly events: CityEvents,
   ) {}
 
   /**
@@ -92,6 +94,11 @@ export class CityCreateService {
           });
           if (requester.userKey) {
             await this.userKeys.spend(tx, requester.userKey);
+          }
+          // A forced create is filed and approved at once: both events, in that order.
+          await this.events.created(tx, requestId, cityId);
+          if (forcedBy) {
+            await this.events.approved(tx, requestId, cityId);
           }
           return { requestId, request_id: requestId, cityId, requestStatus: forcedBy ? 'approved' : 'pending' } as const;
         },

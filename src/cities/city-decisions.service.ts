@@ -9,6 +9,7 @@ import { Actor, CityAuditService } from './city-audit.service';
 import { applyChanges } from './city-changes';
 import { CITIES_LOCK } from './city-lock';
 import type { RequestType } from './city-request.entity';
+import { CityEvents } from './city-events';
 import { CityRequestRecord, CityRequestsRepository } from './city-requests.repository';
 import { CityRulesService, conflictFromUniqueViolation } from './city-rules.service';
 import { citySnapshot, requestSnapshot } from './city.view';
@@ -30,6 +31,7 @@ export class CityDecisionsService {
     private readonly unitOfWork: UnitOfWork,
     private readonly cities: CitiesRepository,
     private readonly requests: CityRequestsRepository,
+    private readonly events: CityEvents,
   ) {}
 
   /** Applies the pending request of that type; conflicts that arose meanwhile give 409 and leave it pending. */
@@ -84,7 +86,10 @@ export class CityDecisionsService {
       }
       const before = citySnapshot(city);
       const now = new Date();
+      const asItWas = (await this.events.view(tx, cityId))!;
+      const rejected: number[] = [];
       for (const request of await this.requests.getPendingOfCity(tx, cityId)) {
+        rejected.push(request.id);
         const decided = await this.decide(tx, request, 'rejected', actor, now, DELETED_REASON);
         await this.audit.record(tx, {
           cityId,
@@ -97,6 +102,11 @@ export class CityDecisionsService {
       }
       await this.release(tx, city, 'deleted', now);
       await this.audit.record(tx, { cityId, actor, action: 'deleted', before: { city: before }, after: { city: citySnapshot(city) } });
+      // Its pending requests are rejected with it, then the city goes (contract 13.6).
+      for (const requestId of rejected) {
+        await this.events.rejected(tx, requestId, asItWas);
+      }
+      await this.events.deleted(tx, asItWas);
     });
   }
 
@@ -119,6 +129,7 @@ export class CityDecisionsService {
       before: { city: before },
       after: { city: citySnapshot(city), request: requestSnapshot(decided) },
     });
+    await this.events.approved(tx, request.id, city.id);
   }
 
   /** The one rejection transition (a decision or a withdrawal): a rejected create frees its name and region. */
@@ -131,6 +142,8 @@ export class CityDecisionsService {
     }
     const decided = await this.decide(tx, request, 'rejected', actor, now, reason);
     await this.audit.record(tx, { cityId: city.id, requestId: request.id, actor, action, before, after: { city: citySnapshot(city), request: requestSnapshot(decided) } });
+    // Rejected, withdrawn: one event type (contract 13.6); a rejected create never became a city, so no city.
+    await this.events.rejected(tx, request.id, request.type === 'create' ? null : ((await this.events.view(tx, city.id)) ?? null));
   }
 
   /** Writes the decision; returns the request as it now stands. */

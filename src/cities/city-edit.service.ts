@@ -11,6 +11,7 @@ import { checkEditFields, editChanges, editDraft, withoutUnchanged } from './cit
 import { CITIES_LOCK } from './city-lock';
 import { pendingKeyOf, RequestedChanges } from './city-request.entity';
 import { CityRequestRecord, CityRequestsRepository, NewCityRequest } from './city-requests.repository';
+import { CityEvents } from './city-events';
 import { CityRulesService, conflictFromUniqueViolation } from './city-rules.service';
 import { citySnapshot, CityView, requestSnapshot } from './city.view';
 import type { EditCityDto } from './dto/city.dto';
@@ -34,6 +35,7 @@ export class CityEditService {
     private readonly unitOfWork: UnitOfWork,
     private readonly cities: CitiesRepository,
     private readonly requests: CityRequestsRepository,
+    private readonly events: CityEvents,
   ) {}
 
   /**
@@ -72,6 +74,10 @@ export class CityEditService {
     await this.rules.assertApprovable(tx, type, city, changes);
     const request = await this.insertRequest(tx, newRequest(cityId, type, changes, requesterUuid, 'pending', null));
     await this.audit.record(tx, { cityId, requestId: request.id, actor, action: `${type}_requested`, after: { request: requestSnapshot(request) } });
+    // The event shows the city as requested: the stored one with the changes applied (not saved).
+    const requested = await this.reloadRegistered(tx, cityId);
+    applyChanges(requested, type, changes, new Date());
+    await this.events.created(tx, request.id, cityId, requested);
     return request.id;
   }
 
@@ -91,6 +97,7 @@ export class CityEditService {
       before: { city: before },
       after: { city: citySnapshot(city), request: requestSnapshot(request) },
     });
+    await this.events.changed(tx, cityId);
   }
 
   private async insertRequest(tx: Transaction, request: NewCityRequest): Promise<CityRequestRecord> {

@@ -62,6 +62,7 @@ const NO_ID = 0;
 
 const SQL = {
   byId: `${SELECT} WHERE request.id = ?`,
+  viewById: `${SELECT_VIEW} WHERE request.id = ?`,
   pending: `${SELECT} WHERE request.city_id = ? AND request.type = ? AND request.status = 'pending'`,
   pendingOfCity: `${SELECT} WHERE request.city_id = ? AND request.status = 'pending' ORDER BY request.id ASC`,
   pendingRegionsInBox:
@@ -94,6 +95,12 @@ export class CityRequestsRepository {
   private async viewPage(sql: string, parameters: unknown[], page: PageQuery): Promise<Page<CityRequestView>> {
     const rows = await this.reader.all<RequestViewRow>(sql, [...parameters, page.after, page.limit + 1]);
     return pageOf(rows.map(toRequestView), page.limit);
+  }
+
+  /** The request object as the transaction sees it: for events (contract 13.6). */
+  async getViewIn(tx: Transaction, id: number): Promise<CityRequestView | undefined> {
+    const [row] = await tx.query<RequestViewRow[]>(SQL.viewById, [id]);
+    return row ? toRequestView(row) : undefined;
   }
 
   async getById(tx: Transaction, id: number): Promise<CityRequestRecord | undefined> {

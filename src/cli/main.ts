@@ -4,12 +4,16 @@ import { NestFactory } from '@nestjs/core';
 import { Command } from 'commander';
 import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
+import { databaseKind } from '../database/data-source-options';
+import { runMigrationsLocked } from '../database/migration-runner';
+import { backupSqlite, mysqlDumpCommand } from './backup';
 import { CliError, CliOutput } from './cli-output';
 import { CliModule } from './cli.module';
 import { registerApiKeyCommands } from './commands/api-key.commands';
 import { registerBanlistCommands } from './commands/banlist.commands';
 import { registerClubCommands } from './commands/club.commands';
 import { registerImportCommands } from './commands/import.commands';
+import { registerWebhookCommands } from './commands/webhook.commands';
 
 /**
  * `npm run --silent cli -- <command> [--json]`: same configuration and database as the server,
@@ -42,15 +46,41 @@ async function main(argv: string[]): Promise<number> {
   registerBanlistCommands(program, run);
   registerClubCommands(program, run);
   registerImportCommands(program, run);
+  registerWebhookCommands(program, run);
   program
     .command('migration:run')
     .description('Apply pending database migrations (the server also does this at start)')
     .action(() =>
       run(async (context, output) => {
-        const applied = await context.get(DataSource).runMigrations({ transaction: 'each' });
+        const applied = await runMigrationsLocked(context.get(DataSource));
         output.result({ applied: applied.map((migration) => migration.name) }, applied.length > 0 ? `Applied: ${applied.map((m) => m.name).join(', ')}` : 'No pending migrations.');
       }),
     );
+
+  program
+    .command('backup')
+    .description('SQLite: write a consistent copy of the database while the server runs (VACUUM INTO). MySQL: print the mariadb-dump command')
+    .requiredOption('--out <file>', 'the new backup file (must not exist)')
+    .action((options: { out: string }) => {
+      const config = loadConfig();
+      if (databaseKind(config.DATABASE_URL) === 'mysql') {
+        // Refused before connecting: a dump tool does this better, from a consistent snapshot.
+        throw new CliError(
+          `backup copies SQLite databases only. For MySQL/MariaDB run (it asks for the password):\n  ${mysqlDumpCommand(config.DATABASE_URL, options.out)}`,
+        );
+      }
+      if (config.DATABASE_URL === 'sqlite::memory:') {
+        throw new CliError('backup needs a database file; sqlite::memory: has none');
+      }
+      return run(async (context, output) => {
+        try {
+          const copy = await backupSqlite(context.get(DataSource), options.out);
+          output.result({ backup: copy.path, bytes: copy.bytes }, `Backup written: ${copy.path} (${copy.bytes} bytes).`);
+        } catch (error) {
+          throw new CliError(`Backup failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      });
+    });
 
   try {
     await program.parseAsync(argv);

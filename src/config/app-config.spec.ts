@@ -53,4 +53,32 @@ describe(loadConfig.name, () => {
       expect(loadConfig({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
     }
   });
+
+  describe('TRUST_PROXY (contract 13.10)', () => {
+    it.each([undefined, '', 'false', '0'])('is off for %p', (value) => {
+      expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).trustProxy).toBe(false);
+    });
+
+    it('takes a hop count or a list of addresses and CIDRs', () => {
+      expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+      expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1, fd00::/8' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8']);
+    });
+
+    it.each(['true', 'TRUE', 'yes', 'on', 'loopback', '10.0.0.0/33', '300.1.1.1', '10.0.0.1,', '-1', '1.5'])('refuses %p, naming the variable', (value) => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+    });
+  });
+
+  it.each(['a b c d e f', '61 * * * *', '0 0 */6 * * * *', 'every hour'])('refuses BANLIST_SYNC_CRON=%p, naming the variable', (value) => {
+    expect(() => loadConfig({ BANLIST_SYNC_CRON: value })).toThrow(/BANLIST_SYNC_CRON/);
+  });
+
+  it('reads the CAPTCHA hostname and action lists (unset: not checked)', () => {
+    expect(loadConfig({}).recaptchaHostnames).toBeUndefined();
+    expect(loadConfig({ RECAPTCHA_ACTIONS: ' ' }).recaptchaActions).toBeUndefined();
+    const config = loadConfig({ RECAPTCHA_HOSTNAMES: 'Club.Example.org, www.example.org', RECAPTCHA_ACTIONS: 'login,register' });
+    expect(config.recaptchaHostnames).toEqual(['club.example.org', 'www.example.org']);
+    expect(config.recaptchaActions).toEqual(['login', 'register']);
+  });
 });

@@ -13,6 +13,8 @@ import {
   MinLength,
   validateSync,
 } from 'class-validator';
+import { validateCronExpression } from 'cron';
+import { parseTrustProxy, type TrustProxySetting } from './trust-proxy';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
@@ -79,6 +81,18 @@ export class AppConfig {
   @IsOptional()
   @IsString()
   RECAPTCHA_SITE_KEY?: string;
+
+  /** Comma list of hostnames the CAPTCHA answer must name (`hostname`); unset: not checked. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  RECAPTCHA_HOSTNAMES?: string;
+
+  /** Comma list of actions the CAPTCHA answer may name (`action`); unset: not checked. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  RECAPTCHA_ACTIONS?: string;
 
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   RECAPTCHA_VERIFY_URL = 'https://www.google.com/recaptcha/api/siteverify';
@@ -180,6 +194,42 @@ export class AppConfig {
   @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
   METRICS_TOKEN?: string;
 
+  // Webhooks (contract 13.6): private targets, retry schedule, and the per-attempt timeout (tests shrink it).
+  @Transform(toBoolean)
+  @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE = false;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3_600_000)
+  WEBHOOK_RETRY_BASE_MS = 1000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_RETRY_WINDOW_SECONDS = 86400;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(60_000)
+  WEBHOOK_TIMEOUT_MS = 10000;
+
+  /** TRUST_PROXY as Fastify takes it (validated by loadConfig). */
+  get trustProxy(): TrustProxySetting {
+    const parsed = parseTrustProxy(this.TRUST_PROXY);
+    return typeof parsed === 'object' && !Array.isArray(parsed) ? false : parsed;
+  }
+
+  get recaptchaHostnames(): string[] | undefined {
+    return commaList(this.RECAPTCHA_HOSTNAMES, (item) => item.toLowerCase());
+  }
+
+  get recaptchaActions(): string[] | undefined {
+    return commaList(this.RECAPTCHA_ACTIONS, (item) => item);
+  }
+
   get dataCutoff(): Date {
     return new Date(this.DATA_CUTOFF);
   }
@@ -189,13 +239,18 @@ export class AppConfig {
   }
 }
 
+function commaList(value: string | undefined, normalise: (item: string) => string): string[] | undefined {
+  const items = (value ?? '').split(',').map((item) => normalise(item.trim())).filter((item) => item !== '');
+  return items.length > 0 ? items : undefined;
+}
+
 export class ConfigError extends Error {}
 
 /** Reads and validates the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const supplied: Record<string, string> = {};
-  for (const name of [...known, 'APP_VERSION', 'RECAPTCHA_SECRET', 'RECAPTCHA_SITE_KEY', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'METRICS_TOKEN']) {
+  for (const name of [...known, 'APP_VERSION', 'RECAPTCHA_SECRET', 'RECAPTCHA_SITE_KEY', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'RECAPTCHA_HOSTNAMES', 'RECAPTCHA_ACTIONS', 'METRICS_TOKEN']) {
     const value = env[name];
     if (value !== undefined) {
       supplied[name] = value;
@@ -209,6 +264,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       return `${error.property}: ${reason}`;
     });
     throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
+  }
+  const trustProxy = parseTrustProxy(config.TRUST_PROXY);
+  if (typeof trustProxy === 'object' && !Array.isArray(trustProxy)) {
+    throw new ConfigError(`Invalid configuration: ${trustProxy.error}`);
+  }
+  const cron = validateCronExpression(config.BANLIST_SYNC_CRON);
+  if (!cron.valid) {
+    throw new ConfigError(`Invalid configuration: BANLIST_SYNC_CRON is not a valid cron expression (${cron.error?.message ?? 'unreadable'})`);
   }
   if (config.CITY_BLOCK_MAX < config.CITY_BLOCK_LIMIT) {
     throw new ConfigError('Invalid configuration: CITY_BLOCK_MAX must not be below CITY_BLOCK_LIMIT');

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
+import { SQLITE_BUSY_TIMEOUT_MS } from './migration-runner';
 
 export type DatabaseKind = 'sqlite' | 'mysql';
 
@@ -22,6 +23,8 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'DATABASE_URL' | 
   const common = {
     entities,
     migrations,
+    // "Run at start": DatabaseModule does it under the database-wide lock (migration-runner.ts),
+    // not TypeORM at initialise.
     migrationsRun: config.DATABASE_MIGRATIONS_RUN,
     migrationsTransactionMode: 'each' as const,
     synchronize: false,
@@ -42,7 +45,7 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'DATABASE_URL' | 
       prepareDatabase: (db: { pragma: (sql: string) => unknown }) => {
         // Another process (the CLI) may hold the write lock briefly; wait instead of failing. The
         // wait is synchronous (it blocks the event loop), so it stays short: past it, a 503.
-        db.pragma('busy_timeout = 2000');
+        db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
         db.pragma('synchronous = NORMAL');
       },
     };

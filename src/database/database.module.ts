@@ -1,8 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
 import { DataVersions } from './data-versions';
+import { runMigrationsLocked } from './migration-runner';
 import { SqlReader } from './sql-reader';
 import { UnitOfWork } from './unit-of-work';
 
@@ -16,6 +18,21 @@ import { UnitOfWork } from './unit-of-work';
         // Report a dead database at once instead of retrying for half a minute at start.
         retryAttempts: 0,
       }),
+      // Connect, then apply pending migrations under the database-wide lock (never TypeORM's
+      // unlocked run at initialise).
+      dataSourceFactory: async (options) => {
+        const { migrationsRun, ...rest } = options as DataSourceOptions;
+        const dataSource = await new DataSource({ ...rest, migrationsRun: false }).initialize();
+        if (migrationsRun) {
+          try {
+            await runMigrationsLocked(dataSource);
+          } catch (error) {
+            await dataSource.destroy();
+            throw error;
+          }
+        }
+        return dataSource;
+      },
     }),
   ],
   providers: [UnitOfWork, DataVersions, SqlReader],

@@ -51,7 +51,7 @@ export class UnitOfWork {
             return work(tx);
           };
     if (this.sqliteQueue) {
-      return this.sqliteQueue.runExclusive(() => this.dataSource.transaction(run));
+      return this.sqliteQueue.runExclusive(() => this.immediateTransaction(run));
     }
     // InnoDB may pick any concurrent transaction as a deadlock victim (gap locks on inserts);
     // the whole transaction was rolled back, so running it again is safe.
@@ -65,6 +65,33 @@ export class UnitOfWork {
         this.metrics.deadlockRetries.inc();
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
       }
+    }
+  }
+
+  /**
+   * SQLite: BEGIN IMMEDIATE, so the write lock is taken first and SQLite's busy handler waits for
+   * it. A deferred transaction that reads and then writes fails at once with SQLITE_BUSY (no
+   * waiting) when another process, such as the CLI importing, committed in between: a 503.
+   */
+  private async immediateTransaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    const query = runner.query.bind(runner);
+    runner.query = ((sql: string, ...rest: unknown[]) => query(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE TRANSACTION' : sql, ...(rest as []))) as typeof runner.query;
+    try {
+      // A BEGIN that fails (SQLITE_BUSY past the busy timeout) leaves nothing to roll back.
+      await runner.startTransaction();
+      try {
+        const result = await work(runner.manager);
+        await runner.commitTransaction();
+        return result;
+      } catch (error) {
+        // As TypeORM's own transaction(): the first error is the one to report (SQLite may have
+        // rolled back already, and then ROLLBACK fails too).
+        await runner.rollbackTransaction().catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      await runner.release();
     }
   }
 

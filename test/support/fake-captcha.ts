@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A CAPTCHA verifier speaking the siteverify protocol, on loopback. The `response` token scripts
- * the answer: `pass`, `fail`, `low-score`, `error-500`, `hang`; anything else fails.
+ * the answer: `pass`, `fail`, `low-score`, `error-500`, `hang`; anything else fails. A passing
+ * answer names `hostname` club.example.org and `action` login unless the token says otherwise:
+ * `pass;hostname=evil.example;action=register`.
  */
 export class FakeCaptcha {
   readonly requests: Array<Record<string, string>> = [];
@@ -29,7 +31,8 @@ export class FakeCaptcha {
         } else if (token === 'low-score') {
           reply(200, { success: true, score: 0.1 });
         } else if (token === 'pass' || token.startsWith('pass')) {
-          reply(200, { success: true, score: 0.9 });
+          const named = new URLSearchParams(token.split(';').slice(1).join('&'));
+          reply(200, { success: true, score: 0.9, hostname: named.get('hostname') ?? 'club.example.org', action: named.get('action') ?? 'login' });
         } else {
           reply(200, { success: false, 'error-codes': ['invalid-input-response'] });
         }

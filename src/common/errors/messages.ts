@@ -60,6 +60,7 @@ export const messages = {
   'http.unsupportedMediaType': { en: 'The request body has an unsupported content type.', ja: '送信データの形式（Content-Type）に対応していません。' },
   'http.emptyJsonBody': { en: 'The request body is empty but its content type is JSON.', ja: '送信データが空です。JSON を送ってください。' },
   'http.contentLengthMismatch': { en: 'The Content-Length header does not match the body.', ja: '送信データの長さが Content-Length と一致しません。' },
+  'http.tooDeep': { en: 'The body is nested deeper than {max} levels.', ja: '送信データの入れ子が深すぎます（{max} 段まで）。' },
   'http.unparsableBody': { en: 'The request body could not be parsed.', ja: '送信データを読み取れませんでした。形式を確認してください。' },
 
   // ── Validation of parameters (see the header: validation.<constraint>) ──────────────────────
@@ -108,6 +109,8 @@ export const messages = {
   'userKey.expired': { en: 'The user key has expired; get a new one with /getuserkey in game.', ja: 'ユーザーキーの有効期限が切れました。ゲーム内で /getuserkey を実行して新しいキーを取得してください。' },
   'captcha.failed': { en: 'The CAPTCHA verification failed.', ja: 'ロボットでないことの確認（CAPTCHA）に失敗しました。もう一度お試しください。' },
   'captcha.lowScore': { en: 'The CAPTCHA score is too low.', ja: 'ロボットでないことを確認できませんでした。時間をおいてもう一度お試しください。' },
+  'captcha.wrongHostname': { en: 'The CAPTCHA was solved on another site.', ja: 'CAPTCHA が別のサイトで解かれています。このページでもう一度お試しください。' },
+  'captcha.wrongAction': { en: 'The CAPTCHA was solved for another action.', ja: 'CAPTCHA が別の操作のために解かれています。もう一度お試しください。' },
   'captcha.unreachable': { en: 'The CAPTCHA provider could not be reached; try again shortly.', ja: 'CAPTCHA の確認サービスに接続できませんでした。しばらくしてからもう一度お試しください。' },
   'limits.tooManyFailures': { en: 'Too many failed attempts. Try again in {seconds} s.', ja: '失敗が続いたため、一時的にロックしています。{seconds} 秒後にもう一度お試しください。' },
   'limits.accountSlowedDown': {
@@ -208,12 +211,29 @@ export const messages = {
     ja: 'METRICS_TOKEN が設定されていないため、メトリクスは同じマシンから直接アクセスした場合にのみ取得できます。',
   },
   'database.unavailable': { en: 'The database is unavailable; try again shortly.', ja: '現在データを読み書きできません。しばらくしてからもう一度お試しください。' },
+
+  // ── Events and webhooks (contract 13.6) ─────────────────────────────────────────────────────
+  'validation.eventTypes': { en: '{field} must be a non-empty list of event types or ["*"]', ja: '{field}はイベントの種類のリスト、またはすべてを表す ["*"] で指定してください。' },
+  'validation.deliveryId': { en: '{field} must be a delivery id (a UUID)', ja: '{field}は配信 ID（UUID 形式）で指定してください。' },
+  'webhooks.notFound': { en: 'There is no webhook {id}.', ja: 'ID {id} の Webhook はありません。' },
+  'webhooks.deliveryNotFound': { en: 'Webhook {id} has no delivery {deliveryId}.', ja: 'Webhook {id} に配信 {deliveryId} はありません。' },
+  'webhooks.deliveryQueued': { en: 'Delivery {deliveryId} is still queued; it is retried on its own.', ja: '配信 {deliveryId} はまだ送信待ちです。自動で再送されるので、そのままお待ちください。' },
+  'webhooks.eventGone': { en: 'The event of delivery {deliveryId} is no longer kept.', ja: '配信 {deliveryId} のイベントは保存期間を過ぎたため、再送できません。' },
+  'webhooks.nothingToChange': { en: 'Give at least one of active, events, url.', ja: '変更する項目（active・events・url）を 1 つ以上指定してください。' },
+  'webhooks.nothingToChange.detail': { en: 'one of active, events, url is required', ja: 'active・events・url のどれかを指定してください。' },
+  'webhooks.url.invalid': { en: 'url must be an absolute http or https URL without a user name or password', ja: 'URL は http:// か https:// で始まる完全な形で指定してください（ユーザー名やパスワードは含められません）。' },
+  'webhooks.url.unresolvable': { en: 'url is not allowed: the host name {host} does not resolve', ja: 'URL のホスト名 {host} が見つかりません。' },
+  'webhooks.url.private': {
+    en: 'url is not allowed: {host} resolves to a loopback, private, link-local or unspecified address',
+    ja: 'URL のホスト {host} は内部向けのアドレス（ループバック・プライベート・リンクローカルなど）を指しているため、使えません。',
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** Japanese labels of parameter names, shown where a Japanese sentence says `{field}`. */
 export const fieldLabels: Readonly<Record<string, string>> = {
   achievementId: '実績 ID',
   achievements: '実績の一覧',
+  active: '有効・停止（active）',
   after: '開始位置（after）',
   apikey: 'API キー',
   banId: 'BAN ID',
@@ -224,8 +244,11 @@ export const fieldLabels: Readonly<Record<string, string>> = {
   cityNameKana: '読みがな',
   corners: '区域の角',
   count: 'ブロック数',
+  deliveryId: '配信 ID',
   description: '説明',
+  events: 'イベントの種類（events）',
   force: '即時登録（force）',
+  format: '形式（format）',
   hidden: '非表示',
   id: 'ID',
   identifier: 'プレイヤーの指定',
@@ -250,11 +273,13 @@ export const fieldLabels: Readonly<Record<string, string>> = {
   type: '申請の種類',
   unlockedAt: '解除日時',
   unlocks: '実績の解除記録',
+  url: 'URL',
   userkey: 'ユーザーキー',
   username: 'ユーザー名',
   usertoken: 'ログイン情報（usertoken）',
   uuid: 'UUID',
   verificationCode: '認証コード',
+  wait: '待ち時間（wait）',
   x: 'x 座標',
   z: 'z 座標',
 };

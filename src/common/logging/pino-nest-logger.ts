@@ -10,6 +10,11 @@ export class PinoNestLogger implements LoggerService {
   }
 
   error(message: unknown, stackOrContext?: string, context?: string): void {
+    // Nest passes (message, stack) or (message, stack, context); a stack has line breaks.
+    if (stackOrContext?.includes('\n')) {
+      this.write('error', typeof message === 'object' && message !== null ? message : { msg: String(message), stack: stackOrContext }, context);
+      return;
+    }
     this.write('error', message, context ?? stackOrContext);
   }
 
@@ -30,6 +35,11 @@ export class PinoNestLogger implements LoggerService {
   }
 
   private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, context?: string): void {
+    if (message instanceof Error) {
+      // Under `err`, so the error serializer applies (no bound values of database errors).
+      this.pino[level]({ context, err: message }, message.name);
+      return;
+    }
     if (typeof message === 'object' && message !== null) {
       this.pino[level]({ context, ...message }, (message as { msg?: string }).msg);
       return;

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { ValidateIf, ValidationOptions } from 'class-validator';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../http/json-depth';
 
 /** Optional means "may be absent"; an explicit null is still validated (and so rejected). */
 export const OptionalField = (options?: ValidationOptions): PropertyDecorator =>
@@ -28,7 +29,9 @@ export const FromJsonString = (): PropertyDecorator =>
       return value;
     }
     try {
-      return JSON.parse(value) as unknown;
+      const parsed = JSON.parse(value) as unknown;
+      // Inside a body the field is level 2: a too-deep value stays a string and fails validation.
+      return exceedsJsonDepth(parsed, MAX_JSON_DEPTH - 1) ? value : parsed;
     } catch {
       return value;
     }

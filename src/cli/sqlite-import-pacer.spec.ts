@@ -1,0 +1,28 @@
+import { SqliteImportPacer } from './sqlite-import-pacer';
+
+describe(SqliteImportPacer.name, () => {
+  it('shrinks batches whose transaction held the lock too long and grows quick ones, within bounds', async () => {
+    const pacer = new SqliteImportPacer(5000);
+    expect(pacer.size()).toBe(5000);
+    await pacer.after(400);
+    expect(pacer.size()).toBe(2500);
+    await pacer.after(70);
+    expect(pacer.size()).toBe(2500);
+    for (let step = 0; step < 10; step += 1) {
+      await pacer.after(500);
+    }
+    expect(pacer.size()).toBe(25);
+    for (let step = 0; step < 20; step += 1) {
+      await pacer.after(1);
+    }
+    expect(pacer.size()).toBe(5000);
+    expect(new SqliteImportPacer(10).size()).toBe(10);
+  });
+
+  it('pauses after each transaction', async () => {
+    const pacer = new SqliteImportPacer(1000);
+    const started = performance.now();
+    await pacer.after(60);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(9);
+  });
+});

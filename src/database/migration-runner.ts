@@ -1,0 +1,64 @@
+import type { Database } from 'better-sqlite3';
+import type { DataSource, Migration } from 'typeorm';
+import { convertTablesToUtf8mb4, setDatabaseDefaultToUtf8mb4 } from './utf8mb4';
+
+/** How long an instance waits for another one's migrations before giving up. */
+const LOCK_WAIT_SECONDS = 120;
+/** The server's busy wait for SQLite locks outside migrations (data-source-options.ts). */
+export const SQLITE_BUSY_TIMEOUT_MS = 2000;
+
+/**
+ * Contract 13.10: migrations run under a database-wide lock, so several instances starting at
+ * once on one (empty) database all come up and each migration runs once.
+ * - MySQL/MariaDB: a named lock (GET_LOCK) per database, held on one connection while the
+ *   migrations run on others; afterwards every text column is made utf8mb4 (tables created by
+ *   any migration included), still under the lock.
+ * - SQLite: one IMMEDIATE transaction (the database's own write lock) around all pending
+ *   migrations; another process waits for it, then finds nothing pending.
+ */
+export async function runMigrationsLocked(dataSource: DataSource): Promise<Migration[]> {
+  return dataSource.options.type === 'mysql' ? runOnMysql(dataSource) : runOnSqlite(dataSource);
+}
+
+async function runOnMysql(dataSource: DataSource): Promise<Migration[]> {
+  const lockHolder = dataSource.createQueryRunner();
+  await lockHolder.connect();
+  try {
+    const [row] = (await lockHolder.query(`SELECT GET_LOCK(CONCAT('migrations-', SHA1(DATABASE())), ?) AS got`, [LOCK_WAIT_SECONDS])) as Array<{ got: unknown }>;
+    if (Number(row?.got) !== 1) {
+      throw new Error(`Another instance held the migration lock for over ${LOCK_WAIT_SECONDS} s`);
+    }
+    try {
+      await setDatabaseDefaultToUtf8mb4(lockHolder);
+      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      await convertTablesToUtf8mb4(lockHolder);
+      return applied;
+    } finally {
+      await lockHolder.query(`SELECT RELEASE_LOCK(CONCAT('migrations-', SHA1(DATABASE())))`);
+    }
+  } finally {
+    await lockHolder.release();
+  }
+}
+
+async function runOnSqlite(dataSource: DataSource): Promise<Migration[]> {
+  const db = (dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
+  // Waiting for another process's migrations blocks this one's event loop; at start, before
+  // listening, that is what we want.
+  db.pragma(`busy_timeout = ${LOCK_WAIT_SECONDS * 1000}`);
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const applied = await dataSource.runMigrations({ transaction: 'none' });
+      db.exec('COMMIT');
+      return applied;
+    } catch (error) {
+      if (db.inTransaction) {
+        db.exec('ROLLBACK');
+      }
+      throw error;
+    }
+  } finally {
+    db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  }
+}

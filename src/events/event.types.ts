@@ -1,0 +1,34 @@
+/** Contract 13.6: the event types and their shapes. Plain types, no Nest imports. */
+
+export const EVENT_TYPES = [
+  'city.request.created',
+  'city.request.approved',
+  'city.request.rejected',
+  'city.changed',
+  'city.deleted',
+  'banlist.sync.finished',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** What `X-Community-Event` says for `POST /webhooks/{id}/test`. */
+export const PING_TYPE = 'ping';
+
+/** The event object of the feed and of a `json` webhook body. */
+export interface EventView {
+  id: number;
+  type: EventType;
+  at: string;
+  data: Record<string, unknown>;
+}
+
+/** A webhook's subscription: a list of types, or every type. */
+export type EventSubscription = EventType[] | ['*'];
+
+export function isEventType(value: unknown): value is EventType {
+  return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+export function subscribes(subscription: readonly string[], type: string): boolean {
+  return subscription.includes('*') || subscription.includes(type);
+}

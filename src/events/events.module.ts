@@ -1,0 +1,43 @@
+import { Global, Module } from '@nestjs/common';
+import { EventNotifier } from './event-notifier';
+import { EventsController } from './events.controller';
+import { EventsRepository } from './events.repository';
+import { eventsRetentionJobProvider, EventsRetention } from './events-retention';
+import { EventsService } from './events.service';
+import { MetricsService } from '../metrics/metrics.service';
+import { DELIVERY_OUTCOME_COUNTER, DeliveryOutcomeCounter, WebhookDeliveryService } from './webhook-delivery.service';
+import { HostResolver, WebhookSender } from './webhook-sender';
+import { webhookWorkerProvider } from './webhook-worker';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksService } from './webhooks.service';
+
+/**
+ * Contract 13.6: the outbox (EventsService.record, used by the cities workflow and the ban-list
+ * sync inside their transactions), the feed, webhooks and their delivery. Global so that the
+ * features recording events need no import. The worker and the retention job exist only where a
+ * scheduler is loaded (the HTTP server, not the CLI).
+ */
+@Global()
+@Module({
+  controllers: [EventsController, WebhooksController],
+  providers: [
+    EventsRepository,
+    EventNotifier,
+    EventsService,
+    HostResolver,
+    WebhookSender,
+    WebhookDeliveryService,
+    WebhooksService,
+    EventsRetention,
+    webhookWorkerProvider,
+    eventsRetentionJobProvider,
+    // Delivery outcomes counted in GET /metrics (webhook_deliveries_total).
+    {
+      provide: DELIVERY_OUTCOME_COUNTER,
+      inject: [MetricsService],
+      useFactory: (metrics: MetricsService): DeliveryOutcomeCounter => (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+    },
+  ],
+  exports: [EventsService, WebhooksService, EventsRetention],
+})
+export class EventsModule {}

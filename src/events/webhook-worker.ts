@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { AppConfig } from '../config/app-config';
+import { Transaction, UnitOfWork } from '../database/unit-of-work';
+import { EventNotifier } from './event-notifier';
+import { subscribes } from './event.types';
+import { DeliveryRecord, DeliveryStatus, EventsRepository, WebhookRecord } from './events.repository';
+import { AttemptResult, DeliveryOutcome, isSuccess, WebhookDeliveryService } from './webhook-delivery.service';
+
+/** How often an idle instance looks for due retries and for events written elsewhere. */
+const TICK_MS = 500;
+/** Webhooks one instance works on at the same time. */
+const PARALLEL_WEBHOOKS = 8;
+/** Deliveries sent for one webhook before its lease is given back (others get a turn). */
+const DELIVERIES_PER_TURN = 100;
+const EVENTS_PER_SCAN = 200;
+/** Deliveries queued for a webhook in one step when its queue runs empty. */
+const QUEUE_BATCH = 20;
+const MAX_RETRY_DELAY_MS = 3_600_000;
+
+/** The delay after the `failures`-th failed attempt: base, 2×base, 4×base, … at most one hour. */
+export function retryDelayMs(baseMs: number, failures: number): number {
+  return Math.min(baseMs * 2 ** Math.min(Math.max(failures - 1, 0), 32), MAX_RETRY_DELAY_MS);
+}
+
+/**
+ * Delivers events to webhooks, in event order per webhook, at least once.
+ *
+ * Each instance claims webhooks with a lease row (`webhooks.lease_holder`), so at most one
+ * delivery per webhook is in flight across all instances sharing the database. Every database
+ * step is a short transaction of its own; the HTTP call happens between them with no transaction
+ * open. A webhook's queue is materialised lazily: when it has no pending delivery, the worker
+ * takes the next subscribed event after the webhook's cursor and queues its delivery (and moves
+ * the cursor) in one transaction.
+ */
+export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  private readonly holder = `${hostname()}:${process.pid}:${randomUUID()}`;
+  private readonly leaseMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  /** A retry due before the next tick gets a pass of its own at its time. */
+  private dueTimer: NodeJS.Timeout | undefined;
+  private dueAt = Infinity;
+  private unsubscribe: (() => void) | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopping = false;
+  /** Cuts the attempts in flight when the server shuts down; they stay queued and go out after the restart. */
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly repository: EventsRepository,
+    private readonly delivery: WebhookDeliveryService,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly notifier: EventNotifier,
+  ) {
+    // Long enough to outlive one attempt with room to spare; renewed before each attempt.
+    this.leaseMs = config.WEBHOOK_TIMEOUT_MS + 60_000;
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.kick(), TICK_MS);
+    this.timer.unref();
+    this.unsubscribe = this.notifier.onEvent(() => this.kick());
+    this.kick();
+  }
+
+  onModuleDestroy(): void {
+    this.stopping = true;
+    clearInterval(this.timer);
+    clearTimeout(this.dueTimer);
+    this.unsubscribe?.();
+    this.abort.abort();
+  }
+
+  /** Lets the attempt in flight finish its bookkeeping (and give its leases back) while the database is open. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.running;
+  }
+
+  /** Runs a pass at `at` (when that is earlier than any pass already planned). */
+  private kickAt(at: Date): void {
+    const time = at.getTime();
+    if (this.stopping || time >= this.dueAt) {
+      return;
+    }
+    clearTimeout(this.dueTimer);
+    this.dueAt = time;
+    this.dueTimer = setTimeout(() => {
+      this.dueAt = Infinity;
+      this.kick();
+    }, Math.max(time - Date.now(), 0));
+    this.dueTimer.unref();
+  }
+
+  /** Runs a pass now, or right after the current one. */
+  kick(): void {
+    if (this.stopping) {
+      return;
+    }
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.pass()
+      .catch((error: unknown) => this.logger.warn({ msg: 'Webhook delivery pass failed; retrying shortly', err: error }))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** One pass: claim the webhooks that have work and are free, then work on them side by side. */
+  async pass(): Promise<void> {
+    const now = new Date();
+    const candidates = await this.repository.webhooksWithWork(now, PARALLEL_WEBHOOKS);
+    if (candidates.length === 0 || this.stopping) {
+      return;
+    }
+    const claimed = await this.unitOfWork.transaction((manager) =>
+      this.repository.claimWebhooks(manager, candidates, this.holder, now, new Date(now.getTime() + this.leaseMs)),
+    );
+    await Promise.all(claimed.map((id) => this.workOn(id)));
+  }
+
+  /**
+   * Sends the webhook's due deliveries one after another. Each step is one transaction: record
+   * the outcome of the attempt just made and take the next due delivery (one commit per delivery).
+   */
+  private async workOn(webhookId: number): Promise<void> {
+    try {
+      let next = await this.unitOfWork.transaction((tx) => this.nextDueIn(tx, webhookId));
+      for (let sent = 1; next && !this.stopping; sent += 1) {
+        const { webhook, delivery, event } = next;
+        const result = await this.delivery.attempt(webhook, delivery.deliveryId, event, this.abort.signal);
+        if (this.abort.signal.aborted && result.statusCode === null) {
+          return; // cut by the shutdown before an answer: not an attempt, the delivery stays due
+        }
+        const outcome = this.outcomeOf(event.at, result, delivery.attempts + 1);
+        const attempt = { webhookId, deliveryId: delivery.deliveryId, eventId: delivery.eventId, attempt: delivery.attempts + 1, ...result, at: outcome.at };
+        next = await this.unitOfWork.transaction(async (tx) => {
+          await this.repository.recordAttempt(tx, attempt, outcome.record);
+          return sent < DELIVERIES_PER_TURN && !this.stopping ? this.nextDueIn(tx, webhookId) : undefined;
+        });
+        this.delivery.count(outcome.counted);
+        if (outcome.counted === 'failed') {
+          this.logger.warn({ msg: 'Webhook delivery failed for good', webhookId, deliveryId: delivery.deliveryId, eventId: delivery.eventId, attempts: attempt.attempt });
+        }
+        if (outcome.record.status === 'pending' && outcome.record.nextAttemptAt) {
+          this.kickAt(outcome.record.nextAttemptAt);
+        }
+      }
+    } catch (error) {
+      this.logger.warn({ msg: 'Webhook delivery failed unexpectedly; the delivery stays queued', webhookId, err: error });
+    } finally {
+      await this.unitOfWork.transaction((tx) => this.repository.releaseLease(tx, webhookId, this.holder)).catch(() => undefined);
+    }
+  }
+
+  /**
+   * The head of the webhook's queue when it is due. An empty queue takes the next subscribed
+   * events after the webhook's cursor (up to QUEUE_BATCH at once) and moves the cursor past them.
+   */
+  private async nextDueIn(tx: Transaction, webhookId: number): Promise<Due | undefined> {
+    const now = new Date();
+    if (!(await this.repository.renewLease(tx, webhookId, this.holder, new Date(now.getTime() + this.leaseMs)))) {
+      return undefined;
+    }
+    const webhook = await this.repository.webhookIn(tx, webhookId);
+    if (!webhook?.active) {
+      return undefined;
+    }
+    let delivery = await this.repository.headDelivery(tx, webhookId);
+    let cursor = webhook.cursorEventId;
+    while (!delivery) {
+      const events = await this.repository.eventsAfterIn(tx, cursor, EVENTS_PER_SCAN);
+      const wanted = events.filter((event) => subscribes(webhook.events, event.type)).slice(0, QUEUE_BATCH);
+      if (wanted.length > 0) {
+        for (const event of wanted) {
+          if (!(await this.repository.enqueueDelivery(tx, webhookId, this.holder, { deliveryId: randomUUID(), eventId: event.id, type: event.type, now }))) {
+            return undefined;
+          }
+        }
+        delivery = await this.repository.headDelivery(tx, webhookId);
+        break;
+      }
+      if (events.length === 0) {
+        return undefined;
+      }
+      cursor = events[events.length - 1].id;
+      await this.repository.advanceCursor(tx, webhookId, this.holder, cursor);
+      if (events.length < EVENTS_PER_SCAN) {
+        return undefined;
+      }
+    }
+    if (!delivery) {
+      return undefined;
+    }
+    if (delivery.nextAttemptAt.getTime() > now.getTime()) {
+      this.kickAt(delivery.nextAttemptAt);
+      return undefined;
+    }
+    const event = delivery.eventId === null ? undefined : await this.repository.eventById(tx, delivery.eventId);
+    if (!event) {
+      // The event is gone (retention): nothing left to send.
+      await this.repository.recordAttempt(
+        tx,
+        { webhookId, deliveryId: delivery.deliveryId, eventId: delivery.eventId, attempt: delivery.attempts + 1, statusCode: null, error: 'the event no longer exists', durationMs: 0, at: now },
+        { status: 'failed', countsAsAttempt: true },
+      );
+      return undefined;
+    }
+    return { webhook, delivery, event };
+  }
+
+  /** What an attempt's result means: delivered, retried later (growing delays), failed after the window, or Discord's 429 (not an attempt). */
+  private outcomeOf(eventAt: string, result: AttemptResult, attemptNumber: number): { at: Date; record: { status: DeliveryStatus; nextAttemptAt?: Date; countsAsAttempt: boolean }; counted: DeliveryOutcome } {
+    const at = new Date();
+    if (result.rateLimitedMs !== undefined) {
+      return { at, record: { status: 'pending', nextAttemptAt: new Date(at.getTime() + result.rateLimitedMs), countsAsAttempt: false }, counted: 'rate_limited' };
+    }
+    if (isSuccess(result.statusCode)) {
+      return { at, record: { status: 'delivered', countsAsAttempt: true }, counted: 'delivered' };
+    }
+    if (at.getTime() - new Date(eventAt).getTime() >= this.config.WEBHOOK_RETRY_WINDOW_SECONDS * 1000) {
+      return { at, record: { status: 'failed', countsAsAttempt: true }, counted: 'failed' };
+    }
+    const nextAttemptAt = new Date(at.getTime() + retryDelayMs(this.config.WEBHOOK_RETRY_BASE_MS, attemptNumber));
+    return { at, record: { status: 'pending', nextAttemptAt, countsAsAttempt: true }, counted: 'retry' };
+  }
+}
+
+type Due = { webhook: WebhookRecord; delivery: DeliveryRecord; event: { id: number; type: string; at: string; data: Record<string, unknown> } };
+
+/** The worker runs in the HTTP server only (a scheduler exists there), never in the CLI. */
+export const webhookWorkerProvider = {
+  provide: WebhookWorker,
+  inject: [AppConfig, EventsRepository, WebhookDeliveryService, UnitOfWork, EventNotifier, { token: SchedulerRegistry, optional: true }],
+  useFactory: (
+    config: AppConfig,
+    repository: EventsRepository,
+    delivery: WebhookDeliveryService,
+    unitOfWork: UnitOfWork,
+    notifier: EventNotifier,
+    registry?: SchedulerRegistry,
+  ): WebhookWorker | null => (registry ? new WebhookWorker(config, repository, delivery, unitOfWork, notifier) : null),
+};
