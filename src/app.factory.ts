@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { type FastifyRequest, LogController } from 'fastify';
+import { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { BuildInfo } from './common/build-info';
@@ -18,6 +18,8 @@ import { PinoNestLogger } from './common/logging/pino-nest-logger';
 import { REDACTED_PATHS, redactUrl } from './common/logging/redact';
 import { finishDocument } from './common/openapi/openapi-document';
 import { AppConfig } from './config/app-config';
+import { MetricsService } from './metrics/metrics.service';
+import { BruteForceLimiter } from './security/brute-force.limiter';
 import { registerHttpHygiene, registerRateLimit } from './security/http-security';
 import { transportErrorHandlers } from './security/transport-errors';
 
@@ -29,18 +31,42 @@ export interface CreateAppOptions {
   logStream?: DestinationStream;
 }
 
+/** Paths that are not API routes and so have no `/v1` alias (contract 13.0). */
+const UNVERSIONED_PATHS = ['/metrics'];
+
 /** `/v1/<path>` is the same route as `/<path>` (older clients call both). */
 function stripVersionPrefix(url: string): string {
   if (url === '/v1' || url.startsWith('/v1?')) {
     return `/${url.slice(3)}`;
   }
-  return url.startsWith('/v1/') ? url.slice(3) : url;
+  if (!url.startsWith('/v1/')) {
+    return url;
+  }
+  const path = url.slice(3);
+  // `/v1/metrics` stays as it is and so matches no route (404).
+  return UNVERSIONED_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}?`) || path.startsWith(`${prefix}/`)) ? url : path;
 }
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 function acceptedRequestId(header: string | string[] | undefined): string | undefined {
   return typeof header === 'string' && SAFE_REQUEST_ID.test(header) ? header : undefined;
+}
+
+/**
+ * The one onResponse hook: request metrics (route template, method, status, duration) and,
+ * at info level, one log line per request with secrets redacted.
+ */
+function registerResponseHook(fastify: FastifyInstance, metrics: MetricsService, logRequests: boolean): void {
+  metrics.collectProcessMetrics();
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const elapsed = reply.elapsedTime;
+    metrics.observeRequest(request.routeOptions.url, request.method, reply.statusCode, elapsed);
+    if (logRequests) {
+      request.log.info({ method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(elapsed) }, 'request');
+    }
+    done();
+  });
 }
 
 /** Builds the whole HTTP application (not yet listening); used by main.ts, the benchmark and the e2e tests. */
@@ -63,6 +89,11 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => acceptedRequestId(request.headers['x-request-id']) ?? randomUUID(),
     requestIdHeader: false,
     bodyLimit: SMALL_BODY_LIMIT,
+    // While draining (SIGTERM), a request that still arrives on an open keep-alive connection
+    // (a load balancer's pooled connection) is served, with `Connection: close`, instead of
+    // Fastify's default bare 503: a balancer does not retry a 503 for a POST, so the client
+    // would see an error although another replica (or this one) could have answered it.
+    return503OnClosing: false,
     rewriteUrl: (request: { url?: string }) => stripVersionPrefix(request.url ?? '/'),
     trustProxy: config.trustProxy,
     // Bad URLs, over-long path parameters and oversized headers also answer in the envelope.
@@ -94,13 +125,6 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     done(exceedsJsonDepth(request.body) ? ApiError.badRequest(msg('http.tooDeep', { max: MAX_JSON_DEPTH })) : undefined);
   });
   // x-request-id is set with the other fixed headers by the onSend hook of registerHttpHygiene.
-  // Not even registered when the level would drop the line: every hook costs each request.
-  if (['info', 'debug', 'trace'].includes(config.LOG_LEVEL)) {
-    fastify.addHook('onResponse', (request, reply, done) => {
-      request.log.info({ method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
-      done();
-    });
-  }
 
   // Nest logs through pino from the first line (a start failure is JSON too, not coloured text),
   // and a failing provider rejects here instead of ending the process: main.ts reports it.
@@ -109,6 +133,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     abortOnError: false,
     bodyParser: false,
   });
+  const metrics = app.get(MetricsService);
+  registerResponseHook(fastify, metrics, ['info', 'debug', 'trace'].includes(config.LOG_LEVEL));
+  app.get(BruteForceLimiter).onRefusal((rule) => metrics.rateLimitRefusals.inc({ limit: rule }));
   registerRateLimit(app);
 
   const version = app.get(BuildInfo).version;
@@ -126,6 +153,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
         .setVersion(version)
         .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Operator or game-server API key (also accepted as the apikey parameter).' }, 'apikey')
         .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Club user token (also accepted as the usertoken parameter).' }, 'usertoken')
+        .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics when it is set.' }, 'metrics-token')
         .build(),
     ),
   );

@@ -5,6 +5,7 @@ import { ApiError } from '../common/errors/api-error';
 import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EventsService } from '../events/events.service';
+import { MetricsService } from '../metrics/metrics.service';
 import { BanlistClient, FetchContext } from './banlist-client';
 import { BanlistStore } from './banlist-store.service';
 import type { SyncTrigger } from './banlist-sync-run.entity';
@@ -35,6 +36,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     private readonly unitOfWork: UnitOfWork,
     private readonly banlist: BanlistRepository,
     private readonly events: EventsService,
+    private readonly metrics: MetricsService,
   ) {}
 
   /** Runs one sync now. 409 while another run holds the lease; 503 when no upstream is configured. */
@@ -44,6 +46,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     }
     const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
     if (!(await this.leases.acquire(BANLIST_SYNC_LEASE, holder, LEASE_TTL_MS))) {
+      this.metrics.banlistRuns.inc({ outcome: 'skipped' });
       throw ApiError.conflict('banlist.syncRunning');
     }
     const abort = new AbortController();
@@ -51,7 +54,12 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     const entry = { abort, done };
     this.running.add(entry);
     try {
-      return await done;
+      const summary = await done;
+      this.metrics.banlistRuns.inc({ outcome: 'finished' });
+      return summary;
+    } catch (error) {
+      this.metrics.banlistRuns.inc({ outcome: 'failed' });
+      throw error;
     } finally {
       this.running.delete(entry);
     }

@@ -7,6 +7,7 @@ import { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { EventsModule } from '../events/events.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { PlayersModule } from '../players/players.module';
 import { UsersModule } from '../users/users.module';
 
@@ -19,7 +20,7 @@ export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, EventsModule, PlayersModule, ApiKeysModule, CaptchaModule, ClubModule, UsersModule, BanlistSyncModule],
+      imports: [ConfigModule.forRoot(config), MetricsModule, DatabaseModule, EventsModule, PlayersModule, ApiKeysModule, CaptchaModule, ClubModule, UsersModule, BanlistSyncModule],
     };
   }
 }

@@ -187,6 +187,13 @@ export class AppConfig {
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://host:port' })
   REDIS_URL?: string;
 
+  /** Unset: `/metrics` answers loopback clients only; set: it needs `Authorization: Bearer <token>`. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+
   // Webhooks (contract 13.6): private targets, retry schedule, and the per-attempt timeout (tests shrink it).
   @Transform(toBoolean)
   @IsBoolean()
@@ -249,7 +256,7 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const supplied: Record<string, string> = {};
-  for (const name of [...known, 'APP_VERSION', 'RECAPTCHA_SECRET', 'RECAPTCHA_SITE_KEY', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'RECAPTCHA_HOSTNAMES', 'RECAPTCHA_ACTIONS']) {
+  for (const name of [...known, 'APP_VERSION', 'RECAPTCHA_SECRET', 'RECAPTCHA_SITE_KEY', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'RECAPTCHA_HOSTNAMES', 'RECAPTCHA_ACTIONS', 'METRICS_TOKEN']) {
     const value = env[name];
     if (value !== undefined) {
       supplied[name] = value;

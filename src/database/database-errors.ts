@@ -48,6 +48,23 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return /Pool is closed|Connection lost|connect ETIMEDOUT|Can't add new command when connection is in closed state/i.test(message);
 }
 
+/**
+ * What kind of database failure an error is, for the metrics; undefined when it is not a
+ * database error at all (a validation error, a 404, …).
+ */
+export function databaseErrorKind(error: unknown): 'unavailable' | 'deadlock' | 'query' | undefined {
+  if (isDeadlock(error)) {
+    return 'deadlock';
+  }
+  if (isDatabaseUnavailable(error)) {
+    return 'unavailable';
+  }
+  const inner = driverError(error);
+  const code = typeof inner?.code === 'string' ? inner.code : '';
+  const name = error instanceof Error ? error.name : '';
+  return code.startsWith('ER_') || code.startsWith('SQLITE_') || name === 'QueryFailedError' ? 'query' : undefined;
+}
+
 /** InnoDB chose this transaction as a deadlock victim and rolled it back (safe to run again). */
 export function isDeadlock(error: unknown): boolean {
   const inner = driverError(error);

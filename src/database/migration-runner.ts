@@ -46,10 +46,19 @@ async function runOnSqlite(dataSource: DataSource): Promise<Migration[]> {
   // Waiting for another process's migrations blocks this one's event loop; at start, before
   // listening, that is what we want.
   db.pragma(`busy_timeout = ${LOCK_WAIT_SECONDS * 1000}`);
+  // SQLite's procedure for schema changes: foreign keys off *before* the transaction (the pragma
+  // is a no-op inside one, and TypeORM's table rebuilds for ALTER drop the old table, which the
+  // rows referencing it would refuse), a foreign_key_check before COMMIT, then back on.
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
+  db.pragma('foreign_keys = OFF');
   try {
     db.exec('BEGIN IMMEDIATE');
     try {
       const applied = await dataSource.runMigrations({ transaction: 'none' });
+      const violations = db.pragma('foreign_key_check') as unknown[];
+      if (violations.length > 0) {
+        throw new Error(`Migrations left ${violations.length} rows violating foreign keys: ${JSON.stringify(violations.slice(0, 5))}`);
+      }
       db.exec('COMMIT');
       return applied;
     } catch (error) {
@@ -59,6 +68,7 @@ async function runOnSqlite(dataSource: DataSource): Promise<Migration[]> {
       throw error;
     }
   } finally {
+    db.pragma(`foreign_keys = ${foreignKeys ? 'ON' : 'OFF'}`);
     db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Mutex } from 'async-mutex';
 import { DataSource, EntityManager } from 'typeorm';
+import { MetricsService } from '../metrics/metrics.service';
 import { isDeadlock } from './database-errors';
 
 const DEADLOCK_ATTEMPTS = 4;
@@ -29,7 +30,10 @@ export interface TransactionOptions {
 export class UnitOfWork {
   private readonly sqliteQueue: Mutex | undefined;
 
-  constructor(@InjectDataSource() readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() readonly dataSource: DataSource,
+    private readonly metrics: MetricsService,
+  ) {
     this.sqliteQueue = dataSource.options.type === 'better-sqlite3' ? new Mutex() : undefined;
   }
 
@@ -58,6 +62,7 @@ export class UnitOfWork {
         if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) {
           throw error;
         }
+        this.metrics.deadlockRetries.inc();
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
       }
     }

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppConfig } from '../config/app-config';
+import { MetricsService } from '../metrics/metrics.service';
 import { createLimiter, isLimiterVerdict, toLimitState } from './limiter-factory';
 import { rateLimited, rateLimitHeaders } from './rate-limit-response';
 import { RATE_LIMITS } from './rate-limits';
@@ -17,7 +18,11 @@ export class RequestRateLimiter {
   private readonly limiter: RateLimiterAbstract | undefined;
   private readonly logger = new Logger('RateLimit');
 
-  constructor(config: AppConfig, redis: RedisConnection) {
+  constructor(
+    config: AppConfig,
+    redis: RedisConnection,
+    private readonly metrics: MetricsService,
+  ) {
     this.enabled = config.RATE_LIMIT_ENABLED;
     this.limiter = this.enabled ? createLimiter(RATE_LIMITS.perIp, redis) : undefined;
   }
@@ -36,6 +41,7 @@ export class RequestRateLimiter {
         this.logger.error({ msg: 'rate limiter failed; request let through', err: rejection });
         return;
       }
+      this.metrics.rateLimitRefusals.inc({ limit: 'requests' });
       throw rateLimited('limits.tooManyRequests', toLimitState(RATE_LIMITS.perIp, rejection));
     }
     void reply.headers(rateLimitHeaders(toLimitState(RATE_LIMITS.perIp, result)));

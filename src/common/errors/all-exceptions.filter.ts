@@ -1,5 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { databaseErrorKind } from '../../database/database-errors';
+import { MetricsService } from '../../metrics/metrics.service';
 import { BuildInfo } from '../build-info';
 import { RouteTable } from '../http/route-table';
 import { ApiError } from './api-error';
@@ -14,12 +16,17 @@ export class AllExceptionsFilter implements ExceptionFilter {
   constructor(
     private readonly build: BuildInfo,
     private readonly routes: RouteTable,
+    private readonly metrics: MetricsService,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
+    const databaseError = databaseErrorKind(exception);
+    if (databaseError) {
+      this.metrics.databaseErrors.inc({ kind: databaseError });
+    }
     sendError(this.translateUnmatched(exception, request), request, reply, this.build.version, this.logger);
   }
 

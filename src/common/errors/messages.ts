@@ -205,6 +205,11 @@ export const messages = {
   'banlist.syncOff': { en: 'The ban-list sync is off: BANLIST_SOURCE_URL is not set.', ja: 'BAN リストの同期は無効になっています（BANLIST_SOURCE_URL が未設定です）。' },
   'banlist.syncRunning': { en: 'A ban-list sync is already in progress.', ja: 'BAN リストの同期はすでに実行中です。終わるまでお待ちください。' },
   'health.databaseUnreachable': { en: 'The database is unreachable.', ja: 'データベースに接続できません。' },
+  'metrics.tokenRequired': { en: 'The metrics need Authorization: Bearer <METRICS_TOKEN>.', ja: 'メトリクスの取得には Authorization: Bearer <METRICS_TOKEN> が必要です。' },
+  'metrics.loopbackOnly': {
+    en: 'The metrics are served only to a direct loopback client unless METRICS_TOKEN is set.',
+    ja: 'METRICS_TOKEN が設定されていないため、メトリクスは同じマシンから直接アクセスした場合にのみ取得できます。',
+  },
   'database.unavailable': { en: 'The database is unavailable; try again shortly.', ja: '現在データを読み書きできません。しばらくしてからもう一度お試しください。' },
 
   // ── Events and webhooks (contract 13.6) ─────────────────────────────────────────────────────
