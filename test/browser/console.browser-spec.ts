@@ -218,6 +218,10 @@ describe('operator console (browser)', () => {
     it("draws a region request's requested outline beside the current one, over the cities around", async () => {
       const item = await openRequest(page, names.region);
       const drawing = item.getByRole('img', { name: new RegExp(names.region) });
+      // The current outline and the cities around arrive with their own fetches: wait for each.
+      for (const kind of ['requested', 'current', 'city']) {
+        await drawing.locator(`polygon.${kind}`).first().waitFor();
+      }
       const classes = await drawing.locator('polygon').evaluateAll((polygons: Array<{ getAttribute(name: string): string | null }>) => polygons.map((polygon) => polygon.getAttribute('class')));
       expect(classes).toEqual(expect.arrayContaining(['outline requested', 'outline current', 'outline city']));
       const requested = await drawing.locator('polygon.requested').getAttribute('points');
