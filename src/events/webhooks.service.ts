@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
 import { UnitOfWork } from '../database/unit-of-work';
-import { EventsRepository, WebhookFormat, WebhookRecord } from './events.repository';
+import { AttemptView, EventsRepository, WebhookFormat, WebhookRecord } from './events.repository';
 import { isSuccess, OutgoingEvent, WebhookDeliveryService } from './webhook-delivery.service';
 import { TargetRefused, WebhookSender } from './webhook-sender';
 import { newWebhookSecret } from './webhook-signature';
@@ -21,16 +21,8 @@ export interface WebhookView {
   failing: boolean;
 }
 
-/** One attempt as the deliveries log and the test/redeliver answers show it. */
-export interface DeliveryAttemptView {
-  deliveryId: string;
-  eventId: number | null;
-  attempt: number;
-  status: number | null;
-  error: string | null;
-  durationMs: number;
-  at: string;
-}
+/** One attempt as the deliveries log and the test/redeliver answers show it (the repository's shape). */
+export type DeliveryAttemptView = AttemptView;
 
 export function toWebhookView(webhook: WebhookRecord): WebhookView {
   return {
