@@ -1,5 +1,6 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiParam, ApiProperty, ApiQuery, ApiResponse, getSchemaPath, OmitType } from '@nestjs/swagger';
+import { ERROR_CODES } from '../errors/api-error';
 
 // Metadata keys @ApiProperty writes; the package does not export its constants module.
 const MODEL_PROPERTIES_ARRAY = 'swagger/apiModelPropertiesArray';
@@ -28,21 +29,7 @@ class ErrorDetailDoc {
 }
 
 export class ErrorResponseDoc extends BaseResponseDoc {
-  @ApiProperty({
-    enum: [
-      'invalid_request',
-      'captcha_failed',
-      'unauthorized',
-      'forbidden',
-      'not_found',
-      'method_not_allowed',
-      'conflict',
-      'payload_too_large',
-      'rate_limited',
-      'internal_error',
-      'service_unavailable',
-    ],
-  })
+  @ApiProperty({ enum: [...ERROR_CODES] })
   error: string;
 
   @ApiProperty({ description: 'English sentence describing the error.' })
