@@ -1,6 +1,5 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import Redis from 'ioredis';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { expectError, registerClubUser, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { sleep } from './support/webhook-receiver';
 import { recordEvent } from './support/events';
+import { compileServer, freePort } from './support/server-process';
 
 const ROOT = join(__dirname, '..');
 
@@ -204,14 +204,6 @@ describe('change feed across instances (e2e)', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe('SIGTERM during a long-poll (real server process, e2e)', () => {
   let buildDir: string;
   let database: TestDatabase;
@@ -220,10 +212,7 @@ describe('SIGTERM during a long-poll (real server process, e2e)', () => {
 
   beforeAll(async () => {
     buildDir = mkdtempSync(join(tmpdir(), 'community-build-'));
-    execFileSync(process.execPath, [require.resolve('@swc/cli/bin/swc.js'), 'src', '-d', buildDir, '--strip-leading-paths', '--config-file', '.swcrc', '--ignore', '**/*.spec.ts'], {
-      cwd: ROOT,
-      stdio: 'ignore',
-    });
+    compileServer(buildDir);
     database = await createTestDatabase();
     const setup = await TestApp.start({}, { database });
     key = await setup.createApiKey(['game-server']);

@@ -1,22 +1,15 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClubAccount } from '../src/club/club-account.entity';
 import { newPlayer, TestApp } from './support/test-app';
 import { createTestDatabase, testDatabaseKind, TestDatabase } from './support/test-database';
+import { compileServer, freePort } from './support/server-process';
 
 const ROOT = join(__dirname, '..');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /**
  * A siteverify stand-in: `slow` answers after SLOW_MS (keeping a request in flight), anything
@@ -47,10 +40,7 @@ describe('graceful shutdown of the real server process (e2e)', () => {
   beforeAll(async () => {
     // The server as it ships: src compiled by swc (what `nest build` does), run with plain node.
     buildDir = mkdtempSync(join(tmpdir(), 'community-build-'));
-    execFileSync(process.execPath, [require.resolve('@swc/cli/bin/swc.js'), 'src', '-d', buildDir, '--strip-leading-paths', '--config-file', '.swcrc', '--ignore', '**/*.spec.ts'], {
-      cwd: ROOT,
-      stdio: 'ignore',
-    });
+    compileServer(buildDir);
     database = await createTestDatabase();
     const setup = await TestApp.start({}, { database });
     gameServerKey = await setup.createApiKey(['game-server']);
