@@ -3,15 +3,14 @@
 const { existsSync } = require('node:fs');
 
 const common = {
-  // content-disposition (under @fastify/static) ships ES modules only; Node loads it natively, Jest needs it compiled.
   transform: { '^.+\\.(t|j)s$': ['@swc/jest'] },
-  transformIgnorePatterns: ['/node_modules/(?!.*content-disposition/)'],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
 
 const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const browserSelected = process.argv.some((argument, index) => argument === 'browser' && /selectProjects/.test(process.argv[index - 1] ?? ''));
+const selected = (project) => process.argv.some((argument, index) => argument === project && /selectProjects/.test(process.argv[index - 1] ?? ''));
+const browserSelected = selected('browser');
 // `npm test` runs the browser suite when Chromium is installed and says so plainly when it is not;
 // `npm run test:browser` always runs it (and fails clearly without Chromium).
 const runBrowser = existsSync(chromium) || browserSelected;
@@ -27,6 +26,9 @@ module.exports = {
   projects: [
     { ...common, displayName: 'unit', rootDir: 'src', testRegex: '.*\\.spec\\.ts$' },
     { ...common, displayName: 'e2e', rootDir: '.', testRegex: 'test/.*\\.e2e-spec\\.ts$', slowTestThreshold: 30 },
+    // The fault suite (a TCP proxy between the service and each dependency) runs once, on its own:
+    // `npm run test:faults`. It is left out of `npm test` so that CI does not run it twice.
+    ...(selected('faults') ? [{ ...common, displayName: 'faults', rootDir: '.', testRegex: 'test/faults/.*\\.fault-spec\\.ts$', slowTestThreshold: 60 }] : []),
     ...(runBrowser ? [{ ...common, displayName: 'browser', rootDir: '.', testRegex: 'test/browser/.*\\.browser-spec\\.ts$', slowTestThreshold: 60 }] : []),
   ],
 };

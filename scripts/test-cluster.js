@@ -444,10 +444,10 @@ async function main() {
   const begun = Date.now();
   const haproxy = haproxyBinary();
   if (!process.env.CLUSTER_SKIP_BUILD) {
-    log('building (nest build)…');
-    const build = spawnSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    // Rebuilds only when a source is newer than dist/ (CI's build stage already made it).
+    const build = spawnSync(process.execPath, [join(root, 'scripts', 'build-if-stale.js')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
     if (build.status !== 0) {
-      throw new Error('nest build failed');
+      throw new Error('build failed');
     }
   }
 

@@ -1,6 +1,6 @@
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
-type Mode = 'up' | 'down' | 'blackhole';
+type Mode = 'up' | 'down' | 'blackhole' | 'paused';
 
 interface Pair {
   client: Socket;
@@ -12,6 +12,10 @@ interface Pair {
  * without touching the shared server:
  * - `down()`: resets every open connection and every new one (the server is gone);
  * - `blackhole()`: accepts connections but forwards nothing (a silent network partition);
+ * - `pause()`: open and new connections stay open but nothing flows either way (a stalled peer or
+ *   network); what was sent meanwhile is delivered by `up()`, as TCP would after the stall;
+ * - `resetOpen()`: resets every open connection; new ones are forwarded (a peer restarted);
+ * - `slow(ms)`: delays every packet;
  * - `dropWhenClientSends(text)`: resets the connection that sends `text` (a failure mid-transaction);
  * - `up()`: forwards again.
  */
@@ -21,6 +25,7 @@ export class TcpProxy {
   private mode: Mode = 'up';
   private trap: { needle: Buffer; sprung: () => void } | undefined;
   private latencyMs = 0;
+  private readonly held: { chunk: Buffer; to: Socket }[] = [];
 
   constructor(
     private readonly targetHost: string,
@@ -40,6 +45,22 @@ export class TcpProxy {
   up(): void {
     this.mode = 'up';
     this.latencyMs = 0;
+    const held = this.held.splice(0);
+    for (const { chunk, to } of held) {
+      if (!to.destroyed) {
+        to.write(chunk);
+      }
+    }
+  }
+
+  /** Open connections stall (nothing is forwarded, nothing is closed); new ones connect and stall too. */
+  pause(): void {
+    this.mode = 'paused';
+  }
+
+  /** Resets every open connection (both sides see a reset); later connections are forwarded. */
+  resetOpen(): void {
+    this.resetAll();
   }
 
   /** Delays every packet (both ways) by `ms`, so that requests are reliably in flight. */
@@ -105,7 +126,9 @@ export class TcpProxy {
 
   private forward(chunk: Buffer, to: Socket): void {
     const write = (): void => {
-      if (this.mode === 'up' && !to.destroyed) {
+      if (this.mode === 'paused') {
+        this.held.push({ chunk, to });
+      } else if (this.mode === 'up' && !to.destroyed) {
         to.write(chunk);
       }
     };
