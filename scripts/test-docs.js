@@ -15,7 +15,8 @@
 // DOCS_SHOW_OUTPUT=1 prints every block's output (to write a new `text output` block);
 // DOCS_SHOW_SERVER_LOG=1 prints the server's log after a failure.
 //
-// Usage: node scripts/test-docs.js [FILE.md …]   (default: README.md and every docs/*.md)
+// Usage: node scripts/test-docs.js [--one-server] [FILE.md …]   (default: README.md and every docs/*.md)
+// --one-server runs every document against one server and database, in turn, as a reader would.
 // Prints one line per block, then `N passed, N failed`; exits 1 on any failure.
 'use strict';
 
@@ -78,8 +79,8 @@ function parseDocument(text) {
 /** Lines without trailing spaces, and without blank lines at either end. */
 function normalise(text) {
   const lines = text.replace(/\r/g, '').split('\n').map((line) => line.replace(/\s+$/, ''));
-  while (lines.length && lines[0] === '') lines.shift();
-  while (lines.length && lines[lines.length - 1] === '') lines.pop();
+  while (lines.length && lines[0] === '') {lines.shift();}
+  while (lines.length && lines[lines.length - 1] === '') {lines.pop();}
   return lines;
 }
 
@@ -97,7 +98,7 @@ function outputMatches(expectedText, actualText) {
   const memo = new Map();
   const match = (i, j) => {
     const key = i * (actual.length + 1) + j;
-    if (memo.has(key)) return memo.get(key);
+    if (memo.has(key)) {return memo.get(key);}
     let result;
     if (i === expected.length) {
       result = j === actual.length;
@@ -184,7 +185,7 @@ async function startServer(dir, options, fakes) {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const ok = await fetch(`${base}/health/ready`).then((response) => response.status === 200, () => false);
-    if (ok) break;
+    if (ok) {break;}
     if (ended || Date.now() > deadline) {
       throw new Error(`the server ${ended ? 'exited' : 'did not become ready'}:\n${output.join('')}`);
     }
@@ -225,7 +226,7 @@ function startShell(dir, server) {
   let ended = false;
   child.once('exit', () => {
     ended = true;
-    if (waiter) waiter(null);
+    if (waiter) {waiter(null);}
   });
   let count = 0;
   return {
@@ -235,7 +236,7 @@ function startShell(dir, server) {
       const out = join(dir, `block-${count}.out`);
       const err = join(dir, `block-${count}.err`);
       writeFileSync(file, `${script}\n`);
-      if (ended) return { status: null, stdout: '', stderr: 'the shell of this document has ended (a block ran exit?)' };
+      if (ended) {return { status: null, stdout: '', stderr: 'the shell of this document has ended (a block ran exit?)' };}
       const status = await new Promise((resolve) => {
         const timer = setTimeout(() => {
           waiter = null;
@@ -268,26 +269,45 @@ function indent(text) {
     .join('\n');
 }
 
-async function runDocument(path, counts) {
+/** The fakes and the server of one run: per document, or one for all (--one-server). */
+async function startEnvironment(dir, options) {
+  const fakes = {};
+  if (options.fakeBanlist) {fakes.banlist = await startFakeBanlist();}
+  try {
+    const server = await startServer(dir, options, fakes);
+    return {
+      server,
+      async stop(showLog) {
+        await server.stop();
+        if (showLog && process.env.DOCS_SHOW_SERVER_LOG === '1') {process.stdout.write(server.output.join(''));}
+        await fakes.banlist?.stop();
+      },
+    };
+  } catch (error) {
+    await fakes.banlist?.stop();
+    throw error;
+  }
+}
+
+async function runDocument(path, counts, shared) {
   const name = relative(ROOT, path);
   const { blocks, options } = parseDocument(readFileSync(path, 'utf8'));
   if (blocks.length === 0) {
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), 'test-docs-'));
-  const fakes = {};
-  let server;
+  const failedBefore = counts.failed;
+  let environment = shared;
   let shell;
   try {
-    if (options.fakeBanlist) fakes.banlist = await startFakeBanlist();
-    server = await startServer(dir, options, fakes);
-    shell = startShell(dir, server);
+    environment ??= await startEnvironment(dir, options);
+    shell = startShell(dir, environment.server);
     let broken = false;
     for (const [index, block] of blocks.entries()) {
       const label = `${name}:${block.line} (block ${index + 1} of ${blocks.length})`;
       if (broken) {
         counts.failed += 1;
-        process.stdout.write(`FAIL ${label}: not run, the shell timed out before it\n`);
+        process.stdout.write(`FAIL ${label}: not run, the shell ended before it\n`);
         continue;
       }
       const started = Date.now();
@@ -308,13 +328,13 @@ async function runDocument(path, counts) {
       if (problem) {
         counts.failed += 1;
         process.stdout.write(`FAIL ${label}: ${problem} (${seconds} s)\n`);
-        if (block.expected !== null) process.stdout.write(`    expected:\n${indent(normalise(block.expected).join('\n'))}\n`);
+        if (block.expected !== null) {process.stdout.write(`    expected:\n${indent(normalise(block.expected).join('\n'))}\n`);}
         process.stdout.write(`    stdout:\n${indent(normalise(result.stdout).join('\n'))}\n`);
-        if (result.stderr.trim()) process.stdout.write(`    stderr:\n${indent(normalise(result.stderr).join('\n'))}\n`);
+        if (result.stderr.trim()) {process.stdout.write(`    stderr:\n${indent(normalise(result.stderr).join('\n'))}\n`);}
       } else {
         counts.passed += 1;
         process.stdout.write(`ok   ${label} (${seconds} s)\n`);
-        if (process.env.DOCS_SHOW_OUTPUT === '1') process.stdout.write(`${indent(normalise(result.stdout).join('\n'))}\n`);
+        if (process.env.DOCS_SHOW_OUTPUT === '1') {process.stdout.write(`${indent(normalise(result.stdout).join('\n'))}\n`);}
       }
     }
   } catch (error) {
@@ -322,11 +342,7 @@ async function runDocument(path, counts) {
     process.stdout.write(`FAIL ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
   } finally {
     shell?.stop();
-    if (server) {
-      await server.stop();
-      if (counts.failed && process.env.DOCS_SHOW_SERVER_LOG === '1') process.stdout.write(server.output.join(''));
-    }
-    await fakes.banlist?.stop();
+    if (environment && environment !== shared) {await environment.stop(counts.failed > failedBefore);}
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -342,12 +358,36 @@ async function main() {
       process.exit(1);
     }
   }
-  const files = process.argv.slice(2).length
-    ? process.argv.slice(2).map((file) => resolve(process.cwd(), file))
+  const args = process.argv.slice(2);
+  const oneServer = args.includes('--one-server');
+  const named = args.filter((arg) => arg !== '--one-server');
+  const files = named.length
+    ? named.map((file) => resolve(process.cwd(), file))
     : [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).filter((file) => file.endsWith('.md')).sort().map((file) => join(ROOT, 'docs', file))];
   const counts = { passed: 0, failed: 0 };
-  for (const file of files) {
-    await runDocument(file, counts);
+  if (oneServer) {
+    // What a reader does: every document in turn against one server and one database, so that
+    // a walk-through cannot depend on a fresh database (ids, key names, taken city names).
+    const options = { env: {}, fakeBanlist: false };
+    for (const file of files) {
+      const parsed = parseDocument(readFileSync(file, 'utf8')).options;
+      Object.assign(options.env, parsed.env);
+      options.fakeBanlist ||= parsed.fakeBanlist;
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'test-docs-'));
+    const shared = await startEnvironment(dir, options);
+    try {
+      for (const file of files) {
+        await runDocument(file, counts, shared);
+      }
+    } finally {
+      await shared.stop(counts.failed > 0);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  } else {
+    for (const file of files) {
+      await runDocument(file, counts);
+    }
   }
   process.stdout.write(`${counts.passed} passed, ${counts.failed} failed\n`);
   process.exit(counts.failed || counts.passed === 0 ? 1 : 0);
