@@ -79,8 +79,12 @@ function parseDocument(text) {
 /** Lines without trailing spaces, and without blank lines at either end. */
 function normalise(text) {
   const lines = text.replace(/\r/g, '').split('\n').map((line) => line.replace(/\s+$/, ''));
-  while (lines.length && lines[0] === '') {lines.shift();}
-  while (lines.length && lines[lines.length - 1] === '') {lines.pop();}
+  while (lines.length && lines[0] === '') {
+    lines.shift();
+  }
+  while (lines.length && lines[lines.length - 1] === '') {
+    lines.pop();
+  }
   return lines;
 }
 
@@ -98,7 +102,9 @@ function outputMatches(expectedText, actualText) {
   const memo = new Map();
   const match = (i, j) => {
     const key = i * (actual.length + 1) + j;
-    if (memo.has(key)) {return memo.get(key);}
+    if (memo.has(key)) {
+      return memo.get(key);
+    }
     let result;
     if (i === expected.length) {
       result = j === actual.length;
@@ -185,7 +191,9 @@ async function startServer(dir, options, fakes) {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const ok = await fetch(`${base}/health/ready`).then((response) => response.status === 200, () => false);
-    if (ok) {break;}
+    if (ok) {
+      break;
+    }
     if (ended || Date.now() > deadline) {
       throw new Error(`the server ${ended ? 'exited' : 'did not become ready'}:\n${output.join('')}`);
     }
@@ -226,7 +234,9 @@ function startShell(dir, server) {
   let ended = false;
   child.once('exit', () => {
     ended = true;
-    if (waiter) {waiter(null);}
+    if (waiter) {
+      waiter(null);
+    }
   });
   let count = 0;
   return {
@@ -236,7 +246,9 @@ function startShell(dir, server) {
       const out = join(dir, `block-${count}.out`);
       const err = join(dir, `block-${count}.err`);
       writeFileSync(file, `${script}\n`);
-      if (ended) {return { status: null, stdout: '', stderr: 'the shell of this document has ended (a block ran exit?)' };}
+      if (ended) {
+        return { status: null, stdout: '', stderr: 'the shell of this document has ended (a block ran exit?)' };
+      }
       const status = await new Promise((resolve) => {
         const timer = setTimeout(() => {
           waiter = null;
@@ -272,14 +284,18 @@ function indent(text) {
 /** The fakes and the server of one run: per document, or one for all (--one-server). */
 async function startEnvironment(dir, options) {
   const fakes = {};
-  if (options.fakeBanlist) {fakes.banlist = await startFakeBanlist();}
+  if (options.fakeBanlist) {
+    fakes.banlist = await startFakeBanlist();
+  }
   try {
     const server = await startServer(dir, options, fakes);
     return {
       server,
       async stop(showLog) {
         await server.stop();
-        if (showLog && process.env.DOCS_SHOW_SERVER_LOG === '1') {process.stdout.write(server.output.join(''));}
+        if (showLog && process.env.DOCS_SHOW_SERVER_LOG === '1') {
+          process.stdout.write(server.output.join(''));
+        }
         await fakes.banlist?.stop();
       },
     };
@@ -328,13 +344,19 @@ async function runDocument(path, counts, shared) {
       if (problem) {
         counts.failed += 1;
         process.stdout.write(`FAIL ${label}: ${problem} (${seconds} s)\n`);
-        if (block.expected !== null) {process.stdout.write(`    expected:\n${indent(normalise(block.expected).join('\n'))}\n`);}
+        if (block.expected !== null) {
+          process.stdout.write(`    expected:\n${indent(normalise(block.expected).join('\n'))}\n`);
+        }
         process.stdout.write(`    stdout:\n${indent(normalise(result.stdout).join('\n'))}\n`);
-        if (result.stderr.trim()) {process.stdout.write(`    stderr:\n${indent(normalise(result.stderr).join('\n'))}\n`);}
+        if (result.stderr.trim()) {
+          process.stdout.write(`    stderr:\n${indent(normalise(result.stderr).join('\n'))}\n`);
+        }
       } else {
         counts.passed += 1;
         process.stdout.write(`ok   ${label} (${seconds} s)\n`);
-        if (process.env.DOCS_SHOW_OUTPUT === '1') {process.stdout.write(`${indent(normalise(result.stdout).join('\n'))}\n`);}
+        if (process.env.DOCS_SHOW_OUTPUT === '1') {
+          process.stdout.write(`${indent(normalise(result.stdout).join('\n'))}\n`);
+        }
       }
     }
   } catch (error) {
@@ -342,7 +364,9 @@ async function runDocument(path, counts, shared) {
     process.stdout.write(`FAIL ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
   } finally {
     shell?.stop();
-    if (environment && environment !== shared) {await environment.stop(counts.failed > failedBefore);}
+    if (environment && environment !== shared) {
+      await environment.stop(counts.failed > failedBefore);
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -352,18 +376,20 @@ async function main() {
   if (build.status !== 0) {
     process.exit(build.status ?? 1);
   }
-  for (const tool of ['curl', 'jq']) {
-    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) {
-      process.stderr.write(`test-docs: the walk-throughs need ${tool} (apt-get install -y ${tool})\n`);
-      process.exit(1);
-    }
-  }
   const args = process.argv.slice(2);
   const oneServer = args.includes('--one-server');
   const named = args.filter((arg) => arg !== '--one-server');
   const files = named.length
     ? named.map((file) => resolve(process.cwd(), file))
     : [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).filter((file) => file.endsWith('.md')).sort().map((file) => join(ROOT, 'docs', file))];
+  // Say plainly which tool is missing rather than fail block by block (CI installs curl and jq).
+  const scripts = files.map((file) => parseDocument(readFileSync(file, 'utf8')).blocks.map((block) => block.script).join('\n')).join('\n');
+  for (const tool of ['curl', 'jq', 'openssl']) {
+    if (new RegExp(`\\b${tool}\\b`).test(scripts) && spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) {
+      process.stderr.write(`test-docs: the walk-throughs need ${tool} (apt-get install -y ${tool})\n`);
+      process.exit(1);
+    }
+  }
   const counts = { passed: 0, failed: 0 };
   if (oneServer) {
     // What a reader does: every document in turn against one server and one database, so that

@@ -61,7 +61,7 @@ describeOnSqlite('the docs test (scripts/test-docs.js)', () => {
       fence,
       '',
       `${fence}sh runnable`,
-      'curl -s $BASE/cities/999 | jq -c \'{code}\'',
+      'curl -s -o /dev/null -w \'{"code":%{http_code}}\\n\' $BASE/cities/999',
       fence,
       '',
       `${fence}text output`,
