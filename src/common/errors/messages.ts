@@ -224,8 +224,8 @@ export const messages = {
   'webhooks.url.invalid': { en: 'url must be an absolute http or https URL without a user name or password', ja: 'URL は http:// か https:// で始まる完全な形で指定してください（ユーザー名やパスワードは含められません）。' },
   'webhooks.url.unresolvable': { en: 'url is not allowed: the host name {host} does not resolve', ja: 'URL のホスト名 {host} が見つかりません。' },
   'webhooks.url.private': {
-    en: 'url is not allowed: {host} resolves to a loopback, private, link-local or unspecified address',
-    ja: 'URL のホスト {host} は内部向けのアドレス（ループバック・プライベート・リンクローカルなど）を指しているため、使えません。',
+    en: 'url is not allowed: {host} resolves to a loopback, private, link-local or other non-public address (a receiver on this host or network needs WEBHOOK_ALLOW_PRIVATE=true)',
+    ja: 'URL のホスト {host} は内部向けのアドレス（ループバック・プライベート・リンクローカルなど）を指しているため、使えません。同じホストや社内ネットワークの受信先に送るには、サーバーの設定で WEBHOOK_ALLOW_PRIVATE=true にしてください。',
   },
 } as const satisfies Record<string, CatalogueEntry>;
 
