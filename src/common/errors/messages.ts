@@ -84,6 +84,10 @@ export const messages = {
   'validation.nestedValidation': { en: '{field} must contain objects', ja: '{field}の各項目はオブジェクトで指定してください。' },
   'validation.unknownValue': { en: 'The parameters are invalid', ja: 'パラメーターの形式が正しくありません。' },
   'validation.positiveInteger': { en: '{field} must be a positive integer', ja: '{field}は 1 以上の整数で指定してください。' },
+  'validation.characters': {
+    en: '{field} contains a character that cannot be stored (an unpaired surrogate, or a noncharacter such as U+FFFE or U+FFFF)',
+    ja: '{field}に保存できない文字（対になっていないサロゲートや U+FFFF などの非文字）が含まれています。入力し直してください。',
+  },
   'validation.uuid': { en: '{field} must be a game UUID with hyphens', ja: '{field}はハイフン付きのゲーム UUID で指定してください。' },
   'validation.mcid': { en: '{field} must be 1-16 letters, digits or underscores', ja: '{field}は英数字とアンダースコアの 1〜16 文字で指定してください。' },
   'validation.chatid': { en: '{field} must be 17 to 20 digits', ja: '{field}は 17〜20 桁の数字で指定してください。' },
