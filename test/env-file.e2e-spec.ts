@@ -6,7 +6,7 @@ import { compileServer, ROOT, startServerProcess } from './support/server-proces
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 /**
- * `.env` in the working folder configures the server and the CLI (docs/configuration.md): the real
+ * `.env` in the working folder configures the server and the CLI (docs/env-file.md): the real
  * environment wins over it, a missing file is no error, and under NODE_ENV=test (every test) it is
  * not read, so a developer's `.env` never changes a test.
  */

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { ConfigError } from './app-config';
 
 /**
- * Which env file the server and the CLI read at start (docs/configuration.md), or undefined for none:
+ * Which env file the server and the CLI read at start (docs/env-file.md), or undefined for none:
  * - `.env` in the working folder when it exists (a missing file is no error: a container passes
  *   its environment directly);
  * - `ENV_FILE=<path>` names another file (it must exist), `ENV_FILE=` (empty) reads none;

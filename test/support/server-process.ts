@@ -46,7 +46,7 @@ export async function startServerProcess(options: { entry: string; cwd: string; 
   const [command, args] = asUser(options.user, process.execPath, [options.entry]);
   const child = spawn(command, args, {
     cwd: options.cwd,
-    // ENV_FILE empty: no .env of the folder it runs in (a developer's) reaches a test's server (docs/configuration.md).
+    // ENV_FILE empty: no .env of the folder it runs in (a developer's) reaches a test's server (docs/env-file.md).
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ENV_FILE: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group: a signal reaches the server behind runuser too.
