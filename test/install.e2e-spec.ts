@@ -3,9 +3,13 @@ import Fastify from 'fastify';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as semver from 'semver';
 
 const ROOT = join(__dirname, '..');
+
+// npm's own range logic. Installed through npm's and many packages' dependencies but not declared
+// (no @types either): typed here for the two calls used.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const semver = require('semver') as { satisfies(version: string, range: string): boolean; minVersion(range: string): { version: string } | null };
 
 interface LockEntry {
   version?: string;
