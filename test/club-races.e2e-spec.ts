@@ -103,17 +103,22 @@ describe('club account races (e2e)', () => {
 
   it('answers 401 to a nickname change for an account deleted after the request was authenticated', async () => {
     const user = await registerClubUser(app, gameServerKey, { password: PASSWORD });
-    // The deletion commits between authentication and the update: the transaction is queued
-    // behind this one on SQLite, and waits for its row lock on MySQL.
+    // The deletion is written (not yet committed) before the nickname request arrives and commits
+    // after it was authenticated: the update waits in the write queue (SQLite) or for the row lock
+    // (MySQL), then finds no account.
     const unitOfWork = app.app.get(UnitOfWork);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let written!: () => void;
+    const deletionWritten = new Promise<void>((resolve) => (written = resolve));
     const deleting = unitOfWork.transaction(async (tx) => {
-      await held;
       await tx.query('UPDATE club_accounts SET current_token_id = NULL WHERE player_uuid = ?', [user.uuid]);
       await tx.query('DELETE FROM club_tokens WHERE account_id IN (SELECT id FROM club_accounts WHERE player_uuid = ?)', [user.uuid]);
       await tx.query('DELETE FROM club_accounts WHERE player_uuid = ?', [user.uuid]);
+      written();
+      await held;
     });
+    await deletionWritten;
     const renamed = app.post('/club/nickname', { usertoken: user.usertoken, nickname: 'ghost', recaptcha: 'pass' });
     await new Promise((resolve) => setTimeout(resolve, 300));
     release();
