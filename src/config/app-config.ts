@@ -332,6 +332,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (config.CITY_BLOCK_MAX < config.CITY_BLOCK_LIMIT) {
     throw new ConfigError('Invalid configuration: CITY_BLOCK_MAX must not be below CITY_BLOCK_LIMIT');
   }
+  if (config.DATABASE_LOCK_WAIT_SECONDS * 1000 >= config.DATABASE_QUERY_TIMEOUT_MS) {
+    // Otherwise the statement's deadline drops the connection before InnoDB gives up the lock wait.
+    throw new ConfigError('Invalid configuration: DATABASE_LOCK_WAIT_SECONDS must be below DATABASE_QUERY_TIMEOUT_MS');
+  }
   if (Number.isNaN(config.dataCutoff.getTime())) {
     throw new ConfigError('Invalid configuration: DATA_CUTOFF is not a valid date');
   }
