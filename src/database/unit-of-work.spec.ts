@@ -34,11 +34,11 @@ describe(UnitOfWork.name, () => {
     // Writes still work, and still begin IMMEDIATE (the write lock first).
     const seen: string[] = [];
     await unitOfWork.transaction(async (tx) => {
-      seen.push(String(((await tx.query('SELECT COUNT(*) AS n FROM items')) as Array<{ n: number }>)[0]?.n));
+      seen.push(String((await tx.query<Array<{ n: number }>>('SELECT COUNT(*) AS n FROM items'))[0]?.n));
       await tx.query('INSERT INTO items (value) VALUES (?)', [-1]);
     });
     expect(seen).toEqual([String(count)]);
-    const [row] = (await dataSource.query('SELECT COUNT(*) AS n FROM items')) as Array<{ n: number }>;
+    const [row] = await dataSource.query<Array<{ n: number }>>('SELECT COUNT(*) AS n FROM items');
     expect(row?.n).toBe(count + 1);
   }, 120_000);
 
@@ -66,7 +66,7 @@ describe(UnitOfWork.name, () => {
     open();
     await Promise.all([running, ...waiting]);
     await unitOfWork.transaction((tx) => tx.query('INSERT INTO items (value) VALUES (100)'));
-    const rows = (await dataSource.query('SELECT value FROM items ORDER BY id')) as Array<{ value: number }>;
+    const rows = await dataSource.query<Array<{ value: number }>>('SELECT value FROM items ORDER BY id');
     expect(rows.map((row) => row.value)).toEqual([0, 1, 2, 100]);
   });
 });

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
-import { createConnection } from 'mysql2/promise';
 import { expectError, HttpResult, newPlayer, registerClubUser, TestApp } from '../support/test-app';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
-import { TcpProxy } from '../support/tcp-proxy';
+import { directQuery as directQueryOn, mysqlBehindProxy } from '../support/mysql-behind-proxy';
+import type { TcpProxy } from '../support/tcp-proxy';
 
 /** The answer and how long it took. */
 async function timed<T>(request: Promise<T>): Promise<{ result: T; ms: number }> {
@@ -33,11 +33,9 @@ describe('database faults on MariaDB, through a TCP proxy', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('mysql');
-    const direct = new URL(database.url);
-    proxy = new TcpProxy(direct.hostname, Number(direct.port || 3306));
-    const viaProxy = new URL(database.url);
-    viaProxy.port = String(await proxy.start());
-    app = await TestApp.start({ DATABASE_URL: viaProxy.toString() }, { database });
+    const behind = await mysqlBehindProxy(database);
+    proxy = behind.proxy;
+    app = await TestApp.start({ DATABASE_URL: behind.url }, { database });
     gameServerKey = await app.createApiKey(['game-server']);
   });
 
@@ -48,16 +46,7 @@ describe('database faults on MariaDB, through a TCP proxy', () => {
     await proxy?.stop();
   });
 
-  /** Reads the database behind the proxy's back. */
-  async function directQuery<T>(sql: string, values: unknown[]): Promise<T[]> {
-    const connection = await createConnection(database.url);
-    try {
-      const [rows] = await connection.query(sql, values);
-      return rows as T[];
-    } finally {
-      await connection.end();
-    }
-  }
+  const directQuery = <T>(sql: string, values: unknown[]): Promise<T[]> => directQueryOn<T>(database, sql, values);
 
   const issueKey = (uuid: string, mcid: string) => app.post('/game-server/userkeys', { uuid, mcid }, { headers: { 'x-api-key': gameServerKey } });
 

@@ -2,7 +2,8 @@ import { createConnection } from 'mysql2/promise';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { expectError, HttpResult, newPlayer, TestApp } from '../support/test-app';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
-import { TcpProxy } from '../support/tcp-proxy';
+import { directQuery, mysqlBehindProxy } from '../support/mysql-behind-proxy';
+import type { TcpProxy } from '../support/tcp-proxy';
 
 /**
  * MariaDB through a TCP proxy, for each fault the network or the server can throw at open
@@ -51,13 +52,11 @@ describe('MariaDB faults: pause, reset, slow, refuse', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('mysql');
-    const direct = new URL(database.url);
-    proxy = new TcpProxy(direct.hostname, Number(direct.port || 3306));
-    const viaProxy = new URL(database.url);
-    viaProxy.port = String(await proxy.start());
+    const behind = await mysqlBehindProxy(database);
+    proxy = behind.proxy;
     app = await TestApp.start(
       {
-        DATABASE_URL: viaProxy.toString(),
+        DATABASE_URL: behind.url,
         DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
         DATABASE_POOL_WAIT_MS: String(POOL_WAIT_MS),
         DATABASE_PING_TIMEOUT_MS: String(PING_TIMEOUT_MS),
@@ -87,17 +86,6 @@ describe('MariaDB faults: pause, reset, slow, refuse', () => {
     await proxy?.stop();
     await database?.drop();
   });
-
-  /** Reads the database behind the proxy's back. */
-  async function directQuery<T>(sql: string, values: unknown[] = []): Promise<T[]> {
-    const connection = await createConnection(database.url);
-    try {
-      const [rows] = await connection.query(sql, values);
-      return rows as T[];
-    } finally {
-      await connection.end();
-    }
-  }
 
   async function timed(call: () => Promise<HttpResult>, uuid?: string): Promise<Outcome> {
     const startedAt = Date.now();
@@ -171,7 +159,7 @@ describe('MariaDB faults: pause, reset, slow, refuse', () => {
     // Every acknowledged write is there.
     const acknowledged = outcomes.filter((outcome) => outcome.status === 201).map((outcome) => outcome.uuid!);
     const stored = new Set(
-      (await directQuery<{ uuid: string }>('SELECT player_uuid AS uuid FROM user_keys WHERE player_uuid IN (?)', [acknowledged])).map((row) => row.uuid),
+      (await directQuery<{ uuid: string }>(database, 'SELECT player_uuid AS uuid FROM user_keys WHERE player_uuid IN (?)', [acknowledged])).map((row) => row.uuid),
     );
     const lost = acknowledged.filter((uuid) => !stored.has(uuid)).length;
     expect({ fault, lost }).toEqual({ fault, lost: 0 });
@@ -221,8 +209,8 @@ describe('MariaDB faults: pause, reset, slow, refuse', () => {
   });
 
   it('gives up a row-lock wait after DATABASE_LOCK_WAIT_SECONDS (set on every session), not InnoDB’s 50 s', async () => {
-    const [{ wait }] = (await app.dataSource.query('SELECT @@SESSION.innodb_lock_wait_timeout AS wait')) as Array<{ wait: number | string }>;
-    expect(Number(wait)).toBe(1);
+    const [row] = await app.dataSource.query<Array<{ wait: number | string }>>('SELECT @@SESSION.innodb_lock_wait_timeout AS wait');
+    expect(Number(row?.wait)).toBe(1);
     const holder = await createConnection(database.url);
     try {
       await holder.query("INSERT IGNORE INTO app_locks (name) VALUES ('fault-test')");
