@@ -42,6 +42,31 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });
 
+  it('has the documented database deadlines and bounds, and refuses values that make no sense', () => {
+    expect(loadConfig({})).toMatchObject({
+      DATABASE_QUERY_TIMEOUT_MS: 5000,
+      DATABASE_POOL_WAIT_MS: 2000,
+      DATABASE_POOL_QUEUE_LIMIT: 200,
+      DATABASE_LOCK_WAIT_SECONDS: 3,
+      DATABASE_PING_TIMEOUT_MS: 2000,
+      SQLITE_WRITE_QUEUE_LIMIT: 500,
+      PASSWORD_HASH_QUEUE_LIMIT: 64,
+    });
+    expect(loadConfig({ DATABASE_QUERY_TIMEOUT_MS: '1500', DATABASE_LOCK_WAIT_SECONDS: '1' }).DATABASE_QUERY_TIMEOUT_MS).toBe(1500);
+    for (const [name, value] of [
+      ['DATABASE_QUERY_TIMEOUT_MS', '0'],
+      ['DATABASE_POOL_WAIT_MS', 'soon'],
+      ['DATABASE_POOL_QUEUE_LIMIT', '0'],
+      ['DATABASE_PING_TIMEOUT_MS', '-1'],
+      ['SQLITE_WRITE_QUEUE_LIMIT', '0'],
+      ['PASSWORD_HASH_QUEUE_LIMIT', '1.5'],
+    ]) {
+      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+    }
+    // A lock wait at or past the statement deadline would never be reached.
+    expect(() => loadConfig({ DATABASE_LOCK_WAIT_SECONDS: '5' })).toThrow(/DATABASE_LOCK_WAIT_SECONDS/);
+  });
+
   it('refuses production without a CAPTCHA secret', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/RECAPTCHA_SECRET/);
