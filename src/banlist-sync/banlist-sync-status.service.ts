@@ -29,11 +29,11 @@ export class BanlistSyncStatusService {
   ) {}
 
   async status(): Promise<SyncStatus> {
-    const scheduled = this.registry?.doesExist('cron', BANLIST_SYNC_JOB) === true;
+    const job = this.registry?.doesExist('cron', BANLIST_SYNC_JOB) ? this.registry.getCronJob(BANLIST_SYNC_JOB) : undefined;
     return {
       lastRun: await this.banlist.getLastRun(),
-      nextRunAt: scheduled ? this.registry!.getCronJob(BANLIST_SYNC_JOB).nextDate().toJSDate().toISOString() : null,
-      schedule: scheduled ? this.config.BANLIST_SYNC_CRON : null,
+      nextRunAt: job ? job.nextDate().toJSDate().toISOString() : null,
+      schedule: job ? this.config.BANLIST_SYNC_CRON : null,
       inProgress: await this.leases.isHeld(BANLIST_SYNC_LEASE),
     };
   }
