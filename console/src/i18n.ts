@@ -198,7 +198,7 @@ const ja: Record<MessageKey, string> = {
   type_region: '区域変更',
   type_update: '情報変更',
   requester: '申請者',
-  age: '申請',
+  age: '申請日時',
   open: '審査する',
   close: '閉じる',
   approve: '承認',
