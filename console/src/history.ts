@@ -17,29 +17,10 @@ type Snapshot = NonNullable<HistorySnapshot>;
 type CitySnapshot = NonNullable<Snapshot['city']>;
 type Changes = NonNullable<NonNullable<Snapshot['request']>['changes']>;
 
-/** The fields a history line mentions, in this order, with their labels. */
-const CITY_FIELDS: ReadonlyArray<[keyof CitySnapshot, MessageKey]> = [
-  ['name', 'name'],
-  ['nameKana', 'reading'],
-  ['summary', 'summary'],
-  ['origin', 'origin'],
-  ['regionName', 'regionName'],
-  ['count', 'count'],
-  ['corners', 'corners'],
-  ['reason', 'reason'],
-  ['remarks', 'remarks'],
-];
-const REQUEST_FIELDS: ReadonlyArray<[keyof Changes, MessageKey]> = [
-  ['cityName', 'name'],
-  ['cityNameKana', 'reading'],
-  ['summary', 'summary'],
-  ['origin', 'origin'],
-  ['regionName', 'regionName'],
-  ['count', 'count'],
-  ['corners', 'corners'],
-  ['reason', 'reason'],
-  ['remarks', 'remarks'],
-];
+/** The fields a history line mentions, in this order, with their labels; the same names in a city and a request, but for the names. */
+const COMMON_FIELDS = ['summary', 'origin', 'regionName', 'count', 'corners', 'reason', 'remarks'] as const satisfies ReadonlyArray<keyof CitySnapshot & keyof Changes & MessageKey>;
+const CITY_FIELDS: ReadonlyArray<readonly [keyof CitySnapshot, MessageKey]> = [['name', 'name'], ['nameKana', 'reading'], ...COMMON_FIELDS.map((key) => [key, key] as const)];
+const REQUEST_FIELDS: ReadonlyArray<readonly [keyof Changes, MessageKey]> = [['cityName', 'name'], ['cityNameKana', 'reading'], ...COMMON_FIELDS.map((key) => [key, key] as const)];
 
 function show(value: unknown): string {
   if (value === undefined || value === null || value === '') {
