@@ -108,6 +108,14 @@ describe('console pages at both widths and in both languages (browser)', () => {
         }
         await request.locator('.conflicts, .ok').first().waitFor();
         await shoot(page, `review-${suffix}`);
+        await request.locator('button.request-head').click();
+
+        // A rename onto a name taken meanwhile: the conflict names the city holding it by its city id.
+        const rename = page.locator('ul.queue > li').filter({ hasText: 'Nishi' });
+        await rename.locator('button.request-head').click();
+        await rename.locator('.conflicts li').filter({ hasText: 'Higashi' }).waitFor();
+        await shoot(page, `review-conflict-${suffix}`);
+        await rename.locator('button.request-head').click();
 
         await page.getByRole('button', { name: words.cities, exact: true }).click();
         await page.getByLabel(words.search).waitFor();
