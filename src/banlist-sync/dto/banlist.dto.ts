@@ -112,6 +112,14 @@ export class SyncStatusDoc {
   @ApiProperty({ nullable: true, type: String, description: "This instance's next scheduled run; null when the schedule is off." })
   nextRunAt: string | null;
 
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: '0 0 */6 * * *',
+    description: "The cron expression (UTC, BANLIST_SYNC_CRON) this instance runs the sync on; null when the schedule is off (no BANLIST_SOURCE_URL).",
+  })
+  schedule: string | null;
+
   @ApiProperty({ description: 'True while a run (on any instance) holds the sync lease.' })
   inProgress: boolean;
 }
