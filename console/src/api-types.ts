@@ -1954,7 +1954,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Webhook id. */
-                id: unknown;
+                id: number;
             };
             cookie?: never;
         };
@@ -2009,7 +2009,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Webhook id. */
-                id: unknown;
+                id: number;
             };
             cookie?: never;
         };
@@ -2068,7 +2068,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Webhook id. */
-                id: unknown;
+                id: number;
             };
             cookie?: never;
         };
@@ -2123,7 +2123,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Webhook id. */
-                id: unknown;
+                id: number;
             };
             cookie?: never;
         };
@@ -2177,10 +2177,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Delivery id. */
-                deliveryId: unknown;
+                /** @description Delivery id (the X-Community-Delivery header). */
+                deliveryId: string;
                 /** @description Webhook id. */
-                id: unknown;
+                id: number;
             };
             cookie?: never;
         };
@@ -3772,7 +3772,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Game UUID with hyphens (a uuid query parameter wins). */
-                uuid: unknown;
+                uuid: string;
             };
             cookie?: never;
         };
@@ -3819,8 +3819,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Game UUID, chat id or game id. */
-                identifier: unknown;
+                /** @description Game UUID, chat id (17-20 digits) or game id. */
+                identifier: string;
             };
             cookie?: never;
         };
@@ -3976,7 +3976,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Game UUID with hyphens. */
-                uuid: unknown;
+                uuid: string;
             };
             cookie?: never;
         };
@@ -4166,7 +4166,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Ban id (positive integer), as the upstream ban-list service numbers bans. */
-                banId: string;
+                banId: number;
             };
             cookie?: never;
         };
