@@ -98,7 +98,8 @@ export class ApiError extends HttpException {
     return new ApiError(409, 'conflict', message, details);
   }
 
-  static unavailable(message: ErrorMessage): ApiError {
-    return new ApiError(503, 'service_unavailable', message);
+  /** 503; with `retryAfterSeconds`, a `Retry-After` header tells clients when to try again. */
+  static unavailable(message: ErrorMessage, retryAfterSeconds?: number): ApiError {
+    return new ApiError(503, 'service_unavailable', message, undefined, retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(retryAfterSeconds) });
   }
 }
