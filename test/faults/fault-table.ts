@@ -93,8 +93,8 @@ export async function duringFault<T>(proxy: TcpProxy, fault: Fault, slowMs: numb
         const pending = timed(attempt);
         await sleep(100);
         proxy.resetOpen();
-        results.push(await pending);
         proxy.up();
+        results.push(await pending);
       } else {
         results.push(await timed(attempt));
       }
