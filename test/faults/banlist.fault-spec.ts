@@ -1,19 +1,11 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { Player } from '../../src/players/player.entity';
 import { FakeBanlist, upstreamPlayer } from '../support/fake-banlist';
+import { freePort } from '../support/server-process';
 import { TcpProxy } from '../support/tcp-proxy';
 import { newPlayer, TestApp } from '../support/test-app';
 import { duringFault, FAULTS, FaultTable, timeToRecover } from './fault-table';
 
 const TIMEOUT_MS = 2000;
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /**
  * Contract 13.10: a 5xx or a refused connection is retried up to twice with a short backoff; a
@@ -66,7 +58,7 @@ describe('ban-list runs with a hanging or unreachable upstream (e2e)', () => {
 
   it('retries a refused connection twice per player, then counts it as failed', async () => {
     const refused = await TestApp.start(
-      { BANLIST_SOURCE_URL: `http://127.0.0.1:${await closedPort()}`, BANLIST_TIMEOUT_MS: String(TIMEOUT_MS), BANLIST_SYNC_CONCURRENCY: '4' },
+      { BANLIST_SOURCE_URL: `http://127.0.0.1:${await freePort()}`, BANLIST_TIMEOUT_MS: String(TIMEOUT_MS), BANLIST_SYNC_CONCURRENCY: '4' },
       { database: app.database },
     );
     try {

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import { AppConfig } from '../../src/config/app-config';
+import { freePort } from '../support/server-process';
 import { TcpProxy } from '../support/tcp-proxy';
 import { expectError, newPlayer, registerClubUser, TestApp, type ClubUser } from '../support/test-app';
 import { duringFault, FAULTS, FaultTable, timeToRecover } from './fault-table';
@@ -14,14 +14,6 @@ const BOUND_MS = 8 * COMMAND_TIMEOUT_MS + 3000;
 /** A random client address per run, so parallel runs sharing one Redis never share counters. */
 function randomAddress(): string {
   return `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**
@@ -95,7 +87,7 @@ describe('faults: Redis (rate limits and known addresses)', () => {
 
   it('falls back to memory at once when Redis is unreachable from the start, and still limits', async () => {
     const unreachable = await TestApp.start(
-      { RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: '127.0.0.1', REDIS_URL: `redis://127.0.0.1:${await closedPort()}`, RECAPTCHA_VERIFY_URL: app.app.get(AppConfig).RECAPTCHA_VERIFY_URL },
+      { RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: '127.0.0.1', REDIS_URL: `redis://127.0.0.1:${await freePort()}`, RECAPTCHA_VERIFY_URL: app.app.get(AppConfig).RECAPTCHA_VERIFY_URL },
       { database: app.database, captcha: app.captcha },
     );
     const from = randomAddress();
