@@ -85,13 +85,14 @@ describe('ban-list sync deadlines and leases in a real server process (e2e)', ()
     });
     try {
       const started = Date.now();
-      const response = await sync(server, TIMEOUT_MS + 15_000);
+      const response = await sync(server, 45_000);
       const elapsed = Date.now() - started;
       expect(response.status).toBe(200);
       expect(await response.json()).toMatchObject({ players: 2, updated: 0, failed: 2 });
-      // One timeout per player, fetched side by side; generous room for a loaded machine.
+      // One timeout per player, fetched side by side. The room is generous (a collection every
+      // 100 ms on a loaded machine slows everything down); without the fix the run never ends.
       expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
-      expect(elapsed).toBeLessThan(TIMEOUT_MS + 8000);
+      expect(elapsed).toBeLessThan(20_000);
     } finally {
       await server.stop();
     }

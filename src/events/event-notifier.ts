@@ -13,7 +13,7 @@ const POLL_MS = 250;
 /** With Redis, the same look as a safety net (a lost message, Redis down). */
 const POLL_WITH_REDIS_MS = 1000;
 /**
- * How often the subscriber connection is pinged: a connection that stalls without closing
+ * How often the subscriber connection is checked: a connection that stalls without closing
  * (a paused network) would otherwise deliver nothing, silently, for ever.
  */
 const SUBSCRIBER_CHECK_MS = 5000;
@@ -221,14 +221,18 @@ export class EventNotifier implements EntitySubscriberInterface, OnModuleDestroy
     }
   }
 
-  /** Pings the subscriber; one that does not answer in time is dropped and reconnected (it resubscribes). */
+  /**
+   * Subscribes again (harmless when subscribed: Redis answers with the same count). This checks
+   * that the connection answers, and restores a subscription that a reconnect during a stall
+   * lost (its resubscribe timed out). One that does not answer in time is dropped and reconnected.
+   */
   private async checkSubscriber(): Promise<void> {
     const subscriber = this.subscriber;
     if (!subscriber || this.closing || subscriber.status !== 'ready') {
       return;
     }
     try {
-      await withDeadline(this.config.REDIS_COMMAND_TIMEOUT_MS, () => subscriber.ping(), { what: 'Redis subscriber ping' });
+      await withDeadline(this.config.REDIS_COMMAND_TIMEOUT_MS, () => subscriber.subscribe(CHANNEL), { what: 'Redis subscriber check' });
     } catch (error) {
       this.warn(`Redis subscriber stalled (${error instanceof Error ? error.message : String(error)}); reconnecting, polling meanwhile.`);
       subscriber.disconnect(true);

@@ -1,6 +1,8 @@
 import { randomInt } from 'node:crypto';
 import Redis from 'ioredis';
 import { AppConfig } from '../../src/config/app-config';
+import { UnitOfWork } from '../../src/database/unit-of-work';
+import { EventsService } from '../../src/events/events.service';
 import { freePort } from '../support/server-process';
 import { TcpProxy } from '../support/tcp-proxy';
 import { expectError, newPlayer, registerClubUser, TestApp, type ClubUser } from '../support/test-app';
@@ -106,5 +108,66 @@ describe('faults: Redis (rate limits and known addresses)', () => {
     } finally {
       await unreachable.stop({ keepDatabase: true, keepCaptcha: true });
     }
+  });
+});
+
+/** A long-poll may answer this late while Redis is faulted: the 1 s safety poll plus a loaded machine. */
+const WAKE_BOUND_MS = 3500;
+
+/**
+ * The event notifications through Redis (pub/sub between instances) behind the same proxy: an
+ * event committed on another instance still reaches a long-poll on this one within the
+ * deadline (the safety poll covers a stalled or lost subscriber), and none is missed.
+ */
+describe('faults: Redis (event notifications between instances)', () => {
+  const table = new FaultTable();
+  let proxy: TcpProxy;
+  let listening: TestApp;
+  let writing: TestApp;
+  let operator: { 'x-api-key': string };
+  const recorded: number[] = [];
+
+  beforeAll(async () => {
+    const target = new URL(REDIS_URL);
+    proxy = new TcpProxy(target.hostname, Number(target.port || 6379));
+    const proxyPort = await proxy.start();
+    listening = await TestApp.start({ REDIS_URL: `redis://127.0.0.1:${proxyPort}`, REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS), REDIS_CONNECT_TIMEOUT_MS: '500' });
+    writing = await TestApp.start({ REDIS_URL, RECAPTCHA_VERIFY_URL: listening.app.get(AppConfig).RECAPTCHA_VERIFY_URL }, { database: listening.database, captcha: listening.captcha });
+    operator = { 'x-api-key': await listening.createApiKey(['operator']) };
+  });
+
+  afterAll(async () => {
+    table.print('Fault table: Redis (an event committed on another instance, seen by a long-poll here)');
+    await writing?.stop({ keepDatabase: true, keepCaptcha: true });
+    await listening?.stop();
+    await proxy?.stop();
+  });
+
+  /** Starts a long-poll on the listening instance, then commits an event on the other; the poll's answer time. */
+  async function wakeUp(): Promise<number> {
+    const after = recorded.length > 0 ? recorded[recorded.length - 1] : 0;
+    const poll = listening.get<{ data: Array<{ id: number }> }>('/events', { query: { after, wait: 10 }, headers: operator });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    const id = await writing.app.get(UnitOfWork).transaction((tx) => writing.app.get(EventsService).record(tx, 'banlist.sync.finished', { summary: { fault: true } }));
+    recorded.push(id);
+    const result = await poll;
+    expect(result.status).toBe(200);
+    expect(result.body.data.map((event) => event.id)).toContain(id);
+    return Date.now() - started;
+  }
+
+  it.each(FAULTS)('%s: the long-poll hears of the event within the deadline, none is missed', async (fault) => {
+    const results = await duringFault(proxy, fault, COMMAND_TIMEOUT_MS + 500, wakeUp);
+    for (const { value } of results) {
+      expect(value).toBeLessThan(WAKE_BOUND_MS);
+    }
+    const feed = await listening.get<{ data: Array<{ id: number }> }>('/events', { query: { after: 0, limit: 500 }, headers: operator });
+    const seen = new Set(feed.body.data.map((event) => event.id));
+    const writesLost = recorded.filter((id) => !seen.has(id)).length;
+    expect(writesLost).toBe(0);
+    // Back on Redis: a wake-up well under the 1 s safety poll.
+    const recoveryMs = await timeToRecover(async () => (await wakeUp()) < 400);
+    table.add({ dependency: 'Redis (events)', fault, answer: '200 (event)', slowestMs: Math.max(...results.map(({ value }) => value)), boundMs: WAKE_BOUND_MS, writesLost, recoveryMs });
   });
 });
