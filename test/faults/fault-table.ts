@@ -35,7 +35,7 @@ export interface FaultRow {
   recoveryMs: number;
 }
 
-/** Rows of one spec file, printed for the lead's note by `printFaultTable` in afterAll. */
+/** Rows of one spec file, printed by `print` from afterAll (the fault table of docs/reliability.md). */
 export class FaultTable {
   readonly rows: FaultRow[] = [];
 
@@ -49,7 +49,9 @@ export class FaultTable {
     const widths = header.map((name, column) => Math.max(name.length, ...lines.map((line) => line[column].length)));
     const format = (cells: string[]): string => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
     const table = [format(header), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...lines.map(format)].join('\n');
-    process.stdout.write(`\n${title}\n${table}\n\n`);
+    // Through the console, which Jest prints with the file's results: a direct write from the last
+    // file's afterAll can be lost when Jest force-exits.
+    console.log(`${title}\n${table}\n`);
   }
 }
 
