@@ -208,6 +208,16 @@ export class AppConfig {
   @Max(10_000)
   PASSWORD_HASH_QUEUE_LIMIT = 64;
 
+  /**
+   * The ban-list run's circuit breaker (docs/reliability.md): this many upstream timeouts in a
+   * row stop the run; the players not yet fetched keep their data and count as failed.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  BANLIST_MAX_TIMEOUTS_IN_A_ROW = 5;
+
   @Transform(toBoolean)
   @IsBoolean()
   RATE_LIMIT_ENABLED = true;
@@ -236,6 +246,44 @@ export class AppConfig {
   @IsOptional()
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://host:port' })
   REDIS_URL?: string;
+
+  /** Every Redis command (rate limits, known addresses, event notifications) answers or fails within this. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  REDIS_COMMAND_TIMEOUT_MS = 500;
+
+  /** A Redis connection that is not up within this counts as down (the limiters use memory meanwhile). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  REDIS_CONNECT_TIMEOUT_MS = 1000;
+
+  /** Long-polls (`GET /events?wait=`) waiting at once on this instance; past it: 503 with Retry-After. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  EVENTS_MAX_WAITERS = 1000;
+
+  /** The whole request (headers and body) must arrive within this (a client that trickles it is cut off with 408). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  HTTP_REQUEST_TIMEOUT_MS = 30_000;
+
+  /**
+   * A connection on which nothing moves for this long is closed (also while a handler runs).
+   * A long-poll waits at most this less one second, so it answers before the cut.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(2000)
+  @Max(3_600_000)
+  HTTP_IDLE_TIMEOUT_MS = 60_000;
 
   /** Unset: `/metrics` answers loopback clients only; set: it needs `Authorization: Bearer <token>`. */
   @Transform(emptyToUndefined)

@@ -103,6 +103,13 @@ export class SyncSummaryDoc {
 
   @ApiProperty({ example: '2026-11-22T03:01:30.000Z' })
   finishedAt: string;
+
+  @ApiProperty({
+    required: false,
+    description: 'Only when the run was stopped early: the upstream timed out this many times in a row (BANLIST_MAX_TIMEOUTS_IN_A_ROW); the players not fetched count as failed and keep their data.',
+    example: 5,
+  })
+  stoppedAfterTimeouts?: number;
 }
 
 export class SyncStatusDoc {

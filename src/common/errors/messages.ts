@@ -220,6 +220,7 @@ export const messages = {
   // ── Events and webhooks (contract 13.6) ─────────────────────────────────────────────────────
   'validation.eventTypes': { en: '{field} must be a non-empty list of event types or ["*"]', ja: '{field}はイベントの種類のリスト、またはすべてを表す ["*"] で指定してください。' },
   'validation.deliveryId': { en: '{field} must be a delivery id (a UUID)', ja: '{field}は配信 ID（UUID 形式）で指定してください。' },
+  'events.tooManyWaiters': { en: 'Too many clients are waiting for events on this server; try again shortly.', ja: 'イベントを待っている接続が多すぎます。しばらくしてからもう一度お試しください。' },
   'webhooks.notFound': { en: 'There is no webhook {id}.', ja: 'ID {id} の Webhook はありません。' },
   'webhooks.deliveryNotFound': { en: 'Webhook {id} has no delivery {deliveryId}.', ja: 'Webhook {id} に配信 {deliveryId} はありません。' },
   'webhooks.deliveryQueued': { en: 'Delivery {deliveryId} is still queued; it is retried on its own.', ja: '配信 {deliveryId} はまだ送信待ちです。自動で再送されるので、そのままお待ちください。' },
