@@ -158,6 +158,56 @@ export class AppConfig {
   @Min(1)
   BANLIST_TIMEOUT_MS = 10000;
 
+  // The database's deadlines and bounds (docs/reliability.md, "The database"); tests shrink them.
+  /** MySQL: one statement's deadline; past it the connection is dropped and the request answers 503. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  DATABASE_QUERY_TIMEOUT_MS = 5000;
+
+  /** MySQL: how long a request waits for a pooled connection (connecting included) before a 503. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  DATABASE_POOL_WAIT_MS = 2000;
+
+  /** MySQL: requests allowed to wait for a pooled connection; one more gets a 503 at once. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  DATABASE_POOL_QUEUE_LIMIT = 200;
+
+  /** MySQL: InnoDB row-lock wait of every session (`innodb_lock_wait_timeout`, whole seconds). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  DATABASE_LOCK_WAIT_SECONDS = 3;
+
+  /** `/health/ready`: the ping's deadline, pool wait included. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  DATABASE_PING_TIMEOUT_MS = 2000;
+
+  /** SQLite: write transactions allowed to wait for the one writer; one more gets a 503 at once. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  SQLITE_WRITE_QUEUE_LIMIT = 500;
+
+  /** Password hashes (argon2) allowed to wait for a free hashing slot; one more gets a 503 at once. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  PASSWORD_HASH_QUEUE_LIMIT = 64;
+
   @Transform(toBoolean)
   @IsBoolean()
   RATE_LIMIT_ENABLED = true;

@@ -210,6 +210,7 @@ export const messages = {
     en: 'The metrics are served only to a direct loopback client unless METRICS_TOKEN is set.',
     ja: 'METRICS_TOKEN が設定されていないため、メトリクスは同じマシンから直接アクセスした場合にのみ取得できます。',
   },
+  'server.busy': { en: 'The server is busy; try again in a moment.', ja: '現在混み合っています。少し待ってからもう一度お試しください。' },
   'database.unavailable': { en: 'The database is unavailable; try again shortly.', ja: '現在データを読み書きできません。しばらくしてからもう一度お試しください。' },
 
   // ── Events and webhooks (contract 13.6) ─────────────────────────────────────────────────────
