@@ -430,6 +430,7 @@ async function startUpstream() {
 async function startReceiver() {
   const received = [];
   const refusedOnce = new Set();
+  const state = { phase: 'load' };
   const server = createHttpServer((request, response) => {
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
@@ -448,12 +449,12 @@ async function startReceiver() {
         refusedOnce.add(key);
         status = 503;
       }
-      received.push({ hook, eventId, delivery, status });
+      received.push({ hook, eventId, delivery, status, phase: state.phase, at: Date.now() });
       response.writeHead(status, { 'content-type': 'application/json' }).end('{}');
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { base: `http://127.0.0.1:${server.address().port}`, received, stop: () => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))) };
+  return { base: `http://127.0.0.1:${server.address().port}`, received, state, stop: () => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))) };
 }
 
 function startServer(env, port) {
@@ -582,6 +583,10 @@ async function runDatabase(kind, operations, checks) {
     WEBHOOK_RETRY_BASE_MS: '200',
     BANLIST_SOURCE_URL: upstream.url,
     CITY_MAX_PER_OWNER: '100000',
+    // As the container image sets it (Dockerfile; docs/reliability.md, "Lifetime"): without it glibc
+    // keeps each argon2 hash's 19 MiB block per thread, and RSS grows by hundreds of MiB.
+    MALLOC_MMAP_THRESHOLD_: '131072',
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('MALLOC_'))),
   };
   cli(env, ['migration:run']);
   const gameKey = cli(env, ['apikey:create', '--name', 'lifetime-game', '--scope', 'game-server']).key;
@@ -733,8 +738,10 @@ async function runDatabase(kind, operations, checks) {
     check(`peak RSS under ${ceiling} MiB`, rssPeak < ceiling, `${Math.round(rssPeak)} MiB`);
 
     // SIGTERM, a restart on the same database, and what must have survived.
+    receiver.state.phase = 'shutdown';
     server.child.kill('SIGTERM');
     const exit = await server.exited;
+    receiver.state.phase = 'restart';
     check('clean exit on SIGTERM', exit.code === 0, `code ${exit.code}, signal ${exit.signal}`);
     server = startServer(env, await freePort());
     await waitReady(server);
@@ -782,8 +789,9 @@ async function runDatabase(kind, operations, checks) {
       const byPair = new Map();
       for (const request of receiver.received) {
         const key = `${request.hook} ${request.eventId}`;
-        const entry = byPair.get(key) ?? { ok: 0, deliveries: new Set() };
+        const entry = byPair.get(key) ?? { ok: 0, deliveries: new Set(), phases: [] };
         entry.ok += request.status === 200 ? 1 : 0;
+        entry.phases.push(`${request.status}@${request.phase}`);
         entry.deliveries.add(request.delivery);
         byPair.set(key, entry);
       }
@@ -807,7 +815,7 @@ async function runDatabase(kind, operations, checks) {
       for (const id of events) {
         const entry = byPair.get(`${hook.path} ${id}`);
         if (!entry || entry.ok !== 1 || entry.deliveries.size !== 1) {
-          problems.push(`${hook.path} event ${id}: ${entry ? `${entry.ok} acknowledged, ${entry.deliveries.size} delivery ids` : 'never delivered'}`);
+          problems.push(`${hook.path} event ${id}: ${entry ? `${entry.ok} acknowledged (${entry.phases.join(', ')}), ${entry.deliveries.size} delivery ids` : 'never delivered'}`);
         }
       }
     }
