@@ -668,8 +668,8 @@ async function runDatabase(kind, operations, checks) {
             lanes: lanes.slice(index * lanesPerWorker, (index + 1) * lanesPerWorker),
             opsPerLane,
             tag: kind,
-            // About forty ban-list syncs a run.
-            syncEvery: Math.max(50, Math.floor(opsPerLane / 40)),
+            // About ten ban-list syncs a run (each refreshes every known player).
+            syncEvery: Math.max(50, Math.floor(opsPerLane / 10)),
           });
         });
       }),
