@@ -154,7 +154,7 @@ async function runWorker() {
       record(kind, tenth, performance.now() - started, status);
       step += 1;
       done += 1;
-      if (done % 200 === 0) {
+      if (done % 50 === 0) {
         process.send({ type: 'progress', done });
       }
       if (status !== 0 && status < 500 && !expect.includes(status) && unexpected.length < 50) {
@@ -676,6 +676,11 @@ async function runDatabase(kind, operations, checks) {
     );
     clearInterval(sampler);
     const loadSeconds = (Date.now() - loadStarted) / 1000;
+    // The last tenth ends with the last answer (progress is reported every 50 operations a worker).
+    while (tenthRss.length < 10) {
+      tenthRss.push(rssMiB(server.child.pid).rss);
+      tenthHeap.push(await heapMiB(server.base));
+    }
     for (const worker of workers) {
       if (worker.connected) {
         worker.disconnect();
