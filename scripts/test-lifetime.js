@@ -650,6 +650,7 @@ async function runDatabase(kind, operations, checks) {
               progress = perWorker.reduce((sum, value) => sum + value, 0);
               while (tenthRss.length < 10 && progress >= ((tenthRss.length + 1) * lanesTotal * opsPerLane) / 10) {
                 tenthRss.push(rssMiB(server.child.pid).rss);
+                log(`[${kind}] tenth ${tenthRss.length}: ${progress} operations, ${Math.round((Date.now() - loadStarted) / 1000)} s, RSS ${Math.round(tenthRss.at(-1))} MiB`);
                 void heapMiB(server.base).then((heap) => tenthHeap.push(heap));
                 if (tenthRss.length === 1 && process.env.LIFETIME_HEAP_SNAPSHOTS) {
                   server.child.kill('SIGUSR2');
