@@ -45,6 +45,8 @@ const log = (message) => process.stderr.write(`[lifetime] ${message}\n`);
 
 /** Kinds whose cost grows with the data by design: not held to the p99 rule (they still count for 5xx). */
 const GROWING_KINDS = new Set(['banlist-sync']);
+/** Registered cities a lane keeps at most: the city list stays small however long the run. */
+const LIVE_CITIES_PER_LANE = 12;
 /** A kind needs this many samples in the first and the last tenth for its p99s to mean anything. */
 const MIN_SAMPLES = 20;
 
@@ -236,9 +238,8 @@ async function runWorker() {
         }
         return;
       }
-      // The data stays capped: past a few live cities per lane, the oldest goes.
       const registered = live();
-      if (registered.length > 12) {
+      if (registered.length >= LIVE_CITIES_PER_LANE) {
         const answer = await call('delete', 'DELETE', `/cities/${registered[0].id}`, undefined, operator);
         if (answer.ok) {
           registered[0].status = 'deleted';
@@ -276,6 +277,16 @@ async function runWorker() {
         }
         case 'city-request':
         case 'forced-create': {
+          // The data stays capped (the city list is a read whose cost grows with it): past a few
+          // live cities per lane, the oldest is deleted instead.
+          const registered = live();
+          if (registered.length >= LIVE_CITIES_PER_LANE) {
+            const answer = await call('delete', 'DELETE', `/cities/${registered[0].id}`, undefined, operator);
+            if (answer.ok) {
+              registered[0].status = 'deleted';
+            }
+            break;
+          }
           const userkey = await issueKey(lane.account);
           if (!userkey) {
             break;
