@@ -204,6 +204,16 @@ async function runWorker() {
       }
     }
 
+    /** Deleting a city rejects its pending requests too. */
+    async function deleteOldest(registered) {
+      const city = registered[0];
+      const answer = await call('delete', 'DELETE', `/cities/${city.id}`, undefined, operator);
+      if (answer.ok) {
+        city.status = 'deleted';
+        city.pendingUpdate = undefined;
+      }
+    }
+
     /** Approve or reject the oldest open request of this lane (creates first), or delete a city past the cap. */
     async function decide() {
       const pendingCreate = cities.find((city) => city.status === 'pending');
@@ -240,10 +250,7 @@ async function runWorker() {
       }
       const registered = live();
       if (registered.length >= LIVE_CITIES_PER_LANE) {
-        const answer = await call('delete', 'DELETE', `/cities/${registered[0].id}`, undefined, operator);
-        if (answer.ok) {
-          registered[0].status = 'deleted';
-        }
+        await deleteOldest(registered);
         return;
       }
       await read('read-city');
@@ -281,10 +288,7 @@ async function runWorker() {
           // live cities per lane, the oldest is deleted instead.
           const registered = live();
           if (registered.length >= LIVE_CITIES_PER_LANE) {
-            const answer = await call('delete', 'DELETE', `/cities/${registered[0].id}`, undefined, operator);
-            if (answer.ok) {
-              registered[0].status = 'deleted';
-            }
+            await deleteOldest(registered);
             break;
           }
           const userkey = await issueKey(lane.account);
@@ -814,16 +818,25 @@ async function runDatabase(kind, operations, checks) {
       }
       return byPair;
     };
-    const drainDeadline = Date.now() + 120_000;
+    // The backlog drains as long as it shrinks; a minute without progress means it is stuck.
+    const drainStarted = Date.now();
     let pending = Infinity;
-    while (Date.now() < drainDeadline) {
+    let backlogAtRestart;
+    let lastProgress = Date.now();
+    for (;;) {
       const byPair = acknowledged();
-      pending = hooks.reduce((sum, hook) => sum + events.filter((id) => !(byPair.get(`${hook.path} ${id}`)?.ok >= 1)).length, 0);
-      if (pending === 0) {
+      const now = hooks.reduce((sum, hook) => sum + events.filter((id) => !(byPair.get(`${hook.path} ${id}`)?.ok >= 1)).length, 0);
+      backlogAtRestart ??= now;
+      if (now < pending) {
+        lastProgress = Date.now();
+      }
+      pending = now;
+      if (pending === 0 || Date.now() - lastProgress > 60_000) {
         break;
       }
       await sleep(500);
     }
+    log(`[${kind}] webhook backlog after the restart: ${backlogAtRestart} deliveries, ${pending} left after ${Math.round((Date.now() - drainStarted) / 1000)} s`);
     // A moment more: a duplicate would arrive now.
     await sleep(1500);
     const byPair = acknowledged();
