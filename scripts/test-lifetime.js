@@ -23,7 +23,7 @@
 //   LIFETIME_MYSQL_URL     mysql://root@127.0.0.1:3306  (a throwaway database is created and dropped)
 //   LIFETIME_WORKERS       3            load-generator processes
 //   LIFETIME_LANES         2            concurrent keep-alive clients per worker
-//   LIFETIME_WATCHDOG_SECONDS  600      per database: past it, everything is stopped and the database fails
+//   LIFETIME_WATCHDOG_SECONDS  900      per database: past it, everything is stopped and the database fails
 //   LIFETIME_RSS_CEILING_MB    384      the generous ceiling for the server's peak RSS
 //   LIFETIME_NODE_OPTIONS               extra node options for the server
 //   LIFETIME_HEAP_SNAPSHOTS=DIR         heap snapshots of the server into DIR after the first tenth and at the end
@@ -384,6 +384,16 @@ async function heapMiB(base) {
   }
 }
 
+/** CPU seconds the process has used (user + system), from /proc: what a run costs the server on any machine. */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 async function prepareDatabase(kind) {
   if (kind === 'mysql') {
     const mysql = require('mysql2/promise');
@@ -578,7 +588,7 @@ async function runDatabase(kind, operations, checks) {
   const lanesPerWorker = Number(process.env.LIFETIME_LANES ?? 2);
   const lanesTotal = workersCount * lanesPerWorker;
   const opsPerLane = Math.ceil(operations / lanesTotal);
-  const watchdogMs = Number(process.env.LIFETIME_WATCHDOG_SECONDS ?? 600) * 1000;
+  const watchdogMs = Number(process.env.LIFETIME_WATCHDOG_SECONDS ?? 900) * 1000;
   const ceiling = Number(process.env.LIFETIME_RSS_CEILING_MB ?? 384);
 
   const database = await prepareDatabase(kind);
@@ -646,6 +656,7 @@ async function runDatabase(kind, operations, checks) {
 
     log(`[${kind}] ${operations} operations: ${workersCount} workers x ${lanesPerWorker} keep-alive clients, server pid ${server.child.pid}`);
     const loadStarted = Date.now();
+    const cpuAtStart = cpuSeconds(server.child.pid);
     let progress = 0;
     const perWorker = new Array(workersCount).fill(0);
     const tenthRss = [];
@@ -692,6 +703,7 @@ async function runDatabase(kind, operations, checks) {
     );
     clearInterval(sampler);
     const loadSeconds = (Date.now() - loadStarted) / 1000;
+    const serverCpu = cpuSeconds(server.child.pid) - cpuAtStart;
     // The last tenth ends with the last answer (progress is reported every 50 operations a worker).
     while (tenthRss.length < 10) {
       tenthRss.push(rssMiB(server.child.pid).rss);
@@ -727,7 +739,7 @@ async function runDatabase(kind, operations, checks) {
 
     // The report.
     const table = latencyTable(results);
-    process.stdout.write(`\n== ${kind}: ${total} operations in ${loadSeconds.toFixed(0)} s (${Math.round(total / loadSeconds)}/s), statuses ${JSON.stringify(Object.fromEntries(statuses))}\n`);
+    process.stdout.write(`\n== ${kind}: ${total} operations in ${loadSeconds.toFixed(0)} s (${Math.round(total / loadSeconds)}/s), statuses ${JSON.stringify(Object.fromEntries(statuses))}; server CPU ${serverCpu.toFixed(0)} s (${((serverCpu * 1000) / total).toFixed(1)} ms an operation)\n`);
     process.stdout.write(`latency ms per tenth, p50/p99 (n = operations of the kind per tenth)\n`);
     for (const [name, tenths] of table) {
       process.stdout.write(`  ${name.padEnd(14)} n≈${String(tenths[0].n).padEnd(5)} ${tenths.map((t) => `${fmt(t.p50)}/${fmt(t.p99)}`).join('  ')}\n`);
