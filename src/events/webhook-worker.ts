@@ -23,7 +23,7 @@ const MAX_RETRY_DELAY_MS = 3_600_000;
 const BOOKKEEPING_RETRY_BASE_MS = 1000;
 const BOOKKEEPING_RETRY_MAX_MS = 60_000;
 /** How often a pass looks for leases left by a dead process on this host. */
-const DEAD_LEASE_CHECK_MS = 5000;
+const DEAD_LEASE_CHECK_MS = 2000;
 
 /** The delay after the `failures`-th failed attempt: base, 2×base, 4×base, … at most one hour. */
 export function retryDelayMs(baseMs: number, failures: number): number {
