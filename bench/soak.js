@@ -156,6 +156,7 @@ async function main() {
   const env = {
     PATH: process.env.PATH,
     NODE_PATH: join(root, 'node_modules'),
+    ENV_FILE: '', // no developer's .env reaches the soaked server (docs/env-file.md)
     NODE_ENV: 'development',
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { Command } from 'commander';
 import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
+import { loadEnvFile } from '../config/env-file';
 import { databaseKind } from '../database/data-source-options';
 import { runMigrationsLocked } from '../database/migration-runner';
 import { backupSqlite, mysqlDumpCommand } from './backup';
@@ -28,6 +29,7 @@ async function main(argv: string[]): Promise<number> {
     const output = new CliOutput(Boolean(program.opts<{ json?: boolean }>().json));
     let config: AppConfig;
     try {
+      loadEnvFile();
       config = loadConfig();
     } catch (error) {
       if (error instanceof ConfigError) {

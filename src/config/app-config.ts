@@ -252,11 +252,15 @@ function commaList(value: string | undefined, normalise: (item: string) => strin
 
 export class ConfigError extends Error {}
 
+/** Every variable the configuration reads (those with a default, then the optional ones). */
+export function configVariables(): string[] {
+  return [...Object.keys(new AppConfig()), 'APP_VERSION', 'RECAPTCHA_SECRET', 'RECAPTCHA_SITE_KEY', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'RECAPTCHA_HOSTNAMES', 'RECAPTCHA_ACTIONS', 'METRICS_TOKEN'];
+}
+
 /** Reads and validates the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const known = Object.keys(new AppConfig());
   const supplied: Record<string, string> = {};
-  for (const name of [...known, 'APP_VERSION', 'RECAPTCHA_SECRET', 'RECAPTCHA_SITE_KEY', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'RECAPTCHA_HOSTNAMES', 'RECAPTCHA_ACTIONS', 'METRICS_TOKEN']) {
+  for (const name of configVariables()) {
     const value = env[name];
     if (value !== undefined) {
       supplied[name] = value;

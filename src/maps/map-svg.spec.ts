@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { findAll, parseXml, polygonPoints } from '../../test/support/svg';
-import { boxAround, gridStep, labelPoint, MAX_MAP_SIDE, parseBbox, renderMapSvg } from './map-svg';
+import { boxAround, escapeXml, gridStep, labelPoint, MAX_MAP_SIDE, parseBbox, renderMapSvg } from './map-svg';
 
 const square = (x: number, z: number, size: number) => [
   { x, z },
@@ -66,6 +67,28 @@ describe('renderMapSvg', () => {
     expect(text).not.toContain('<script>');
     expect(findAll(svg, 'title')[0].text).toBe('a<b>&c');
     expect(findAll(svg, 'polygon')[0].attributes['data-name']).toBe('<script>&"x"');
+  });
+
+  it('drops what XML 1.0 forbids from names already stored (U+FFFE, U+FFFF, lone surrogates, controls)', () => {
+    const name = 'A\uFFFEB\uFFFFC\uD800D\uDFFFE\u0001F\u001BG\u{1F600}';
+    const svg = parseXml(renderMapSvg([{ name, corners: square(0, 0, 10) }], { title: `map of ${name}` }));
+    expect(findAll(svg, 'polygon')[0].attributes['data-name']).toBe('ABCDEFG\u{1F600}');
+    expect(findAll(svg, 'title')[0].text).toBe('map of ABCDEFG\u{1F600}');
+  });
+
+  it('parses as XML whatever the strings it is given (names, title, title id, captions)', () => {
+    // Full Unicode, lone surrogates and the characters XML forbids included.
+    const anyText = fc.oneof(fc.string({ unit: 'binary', maxLength: 24 }), fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: 24 }));
+    fc.assert(
+      fc.property(fc.array(anyText, { minLength: 1, maxLength: 3 }), anyText, anyText, fc.tuple(anyText, anyText, anyText), fc.boolean(), (names, title, titleId, [x, z, north], cornerLabels) => {
+        const shapes = names.map((name, index) => ({ name, corners: square(index * 20, 0, 10), style: 'city' as const, id: index + 1 }));
+        const text = renderMapSvg(shapes, { title, titleId, captions: { x, z, north }, cornerLabels });
+        const svg = parseXml(text);
+        expect(findAll(svg, 'polygon').map((polygon) => polygon.attributes['data-name'])).toEqual(names.map((name) => name.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')));
+      }),
+      { numRuns: 150 },
+    );
+    expect(escapeXml('\uFFFF')).toBe('');
   });
 
   it('draws requested and current outlines above registered cities, and corner labels on request', () => {

@@ -62,8 +62,16 @@ const PALETTE: Record<ShapeStyle, { fill: string; stroke: string; dash?: string;
 const MARGIN = { left: 76, top: 40, right: 24, bottom: 40 };
 const FONT = 'system-ui, sans-serif';
 
+/**
+ * What XML 1.0 does not allow in a document at all, raw or escaped: C0 controls but tab, line feed
+ * and carriage return, lone surrogates, U+FFFE and U+FFFF. Inputs refuse them since 0.3.0; a name
+ * stored before must still not break a picture (SECURITY.md, untrusted text), so they are dropped.
+ */
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/** Text for an XML attribute or element: markup characters escaped, characters XML forbids dropped. */
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+  return text.replace(NOT_XML_CHAR, '').replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 /**

@@ -165,11 +165,6 @@ class HistoryEntryDoc {
   at: string;
 }
 
-export class CityResponseDoc {
-  @ApiProperty({ type: SingleCityDoc })
-  data: SingleCityDoc;
-}
-
 export class CityListResponseDoc {
   @ApiProperty({
     oneOf: [{ type: 'array', items: { $ref: '#/components/schemas/CityDoc' } }, { $ref: '#/components/schemas/SingleCityDoc' }],

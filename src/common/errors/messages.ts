@@ -84,6 +84,10 @@ export const messages = {
   'validation.nestedValidation': { en: '{field} must contain objects', ja: '{field}の各項目はオブジェクトで指定してください。' },
   'validation.unknownValue': { en: 'The parameters are invalid', ja: 'パラメーターの形式が正しくありません。' },
   'validation.positiveInteger': { en: '{field} must be a positive integer', ja: '{field}は 1 以上の整数で指定してください。' },
+  'validation.characters': {
+    en: '{field} contains a character that cannot be stored (an unpaired surrogate, or a noncharacter such as U+FFFE or U+FFFF)',
+    ja: '{field}に保存できない文字（対になっていないサロゲートや U+FFFF などの非文字）が含まれています。入力し直してください。',
+  },
   'validation.uuid': { en: '{field} must be a game UUID with hyphens', ja: '{field}はハイフン付きのゲーム UUID で指定してください。' },
   'validation.mcid': { en: '{field} must be 1-16 letters, digits or underscores', ja: '{field}は英数字とアンダースコアの 1〜16 文字で指定してください。' },
   'validation.chatid': { en: '{field} must be 17 to 20 digits', ja: '{field}は 17〜20 桁の数字で指定してください。' },
@@ -224,8 +228,8 @@ export const messages = {
   'webhooks.url.invalid': { en: 'url must be an absolute http or https URL without a user name or password', ja: 'URL は http:// か https:// で始まる完全な形で指定してください（ユーザー名やパスワードは含められません）。' },
   'webhooks.url.unresolvable': { en: 'url is not allowed: the host name {host} does not resolve', ja: 'URL のホスト名 {host} が見つかりません。' },
   'webhooks.url.private': {
-    en: 'url is not allowed: {host} resolves to a loopback, private, link-local or unspecified address',
-    ja: 'URL のホスト {host} は内部向けのアドレス（ループバック・プライベート・リンクローカルなど）を指しているため、使えません。',
+    en: 'url is not allowed: {host} resolves to a loopback, private, link-local or other non-public address (a receiver on this host or network needs WEBHOOK_ALLOW_PRIVATE=true)',
+    ja: 'URL のホスト {host} は内部向けのアドレス（ループバック・プライベート・リンクローカルなど）を指しているため、使えません。同じホストや社内ネットワークの受信先に送るには、サーバーの設定で WEBHOOK_ALLOW_PRIVATE=true にしてください。',
   },
 } as const satisfies Record<string, CatalogueEntry>;
 
