@@ -24,6 +24,13 @@ const BOOKKEEPING_RETRY_BASE_MS = 1000;
 const BOOKKEEPING_RETRY_MAX_MS = 60_000;
 /** How often a pass looks for leases left by a dead process on this host. */
 const DEAD_LEASE_CHECK_MS = 2000;
+/**
+ * At shutdown, attempts in flight get this long to be answered and recorded before they are cut.
+ * A cut attempt stays due and goes out again after the restart (same delivery id), so cutting one
+ * whose request already reached the receiver would deliver it twice: the grace makes that rare
+ * (only receivers slower than this), and it fits well inside the process's shutdown deadline.
+ */
+const SHUTDOWN_GRACE_MS = 5000;
 
 /** The delay after the `failures`-th failed attempt: base, 2×base, 4×base, … at most one hour. */
 export function retryDelayMs(baseMs: number, failures: number): number {
@@ -62,8 +69,9 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
   /** Webhooks whose last task failed in the worker's own bookkeeping: left alone until `until`. */
   private readonly backoff = new Map<number, { failures: number; until: number }>();
   private deadLeasesCheckedAt = -Infinity;
-  /** Cuts the attempts in flight when the server shuts down; they stay queued and go out after the restart. */
+  /** Cuts the attempts still in flight once the shutdown grace is over; they stay queued and go out after the restart. */
   private readonly abort = new AbortController();
+  private shutdownGrace: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly config: AppConfig,
@@ -88,13 +96,16 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
     clearInterval(this.timer);
     clearTimeout(this.dueTimer);
     this.unsubscribe?.();
-    this.abort.abort();
+    // No new attempt starts (`stopping`); those in flight may still be answered and recorded.
+    this.shutdownGrace = setTimeout(() => this.abort.abort(), Math.min(SHUTDOWN_GRACE_MS, this.config.WEBHOOK_TIMEOUT_MS));
+    this.shutdownGrace.unref();
   }
 
   /** Lets the attempts in flight finish their bookkeeping (and give their leases back) while the database is open. */
   async beforeApplicationShutdown(): Promise<void> {
     await this.running;
     await Promise.all(this.working.values());
+    clearTimeout(this.shutdownGrace);
   }
 
   /** Runs a pass at `at` (when that is earlier than any pass already planned). */
