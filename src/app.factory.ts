@@ -31,7 +31,7 @@ export interface CreateAppOptions {
   logStream?: DestinationStream;
 }
 
-/** Paths that are not API routes and so have no `/v1` alias (contract 13.0). */
+/** Paths that are not API routes and so have no `/v1` alias (docs/api.md, Requests and responses). */
 const UNVERSIONED_PATHS = ['/metrics'];
 
 /** `/v1/<path>` is the same route as `/<path>` (older clients call both). */
@@ -128,7 +128,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     }
   });
   fastify.addHook('preValidation', (request, _reply, done) => {
-    // Contract 13.0: deeper than 32 levels is a 400 before any validation recursion can overflow.
+    // Deeper than 32 levels is a 400 before any validation recursion can overflow.
     done(exceedsJsonDepth(request.body) ? ApiError.badRequest(msg('http.tooDeep', { max: MAX_JSON_DEPTH })) : undefined);
   });
   // x-request-id is set with the other fixed headers by the onSend hook of registerHttpHygiene.

@@ -83,7 +83,7 @@ function isJapanese(value: unknown): boolean {
   return typeof value === 'string' && /[\u3040-\u30ff\u4e00-\u9fff]/.test(value);
 }
 
-/** 4xx in the contract's envelope, or (reads only) a success; never a 5xx, never a dropped connection. */
+/** 4xx in the error envelope, or (reads only) a success; never a 5xx, never a dropped connection. */
 function judge(operation: Operation, label: string, result: HttpResult | Error): string | undefined {
   const where = `${operation.method} ${operation.path} [${label}]`;
   if (result instanceof Error) {
@@ -97,7 +97,7 @@ function judge(operation: Operation, label: string, result: HttpResult | Error):
     if (body?.status !== false || body.code !== result.status || typeof body.error !== 'string' || typeof body.message !== 'string') {
       return `${where}: ${result.status} without the error envelope: ${result.text.slice(0, 200)}`;
     }
-    // Contract 13.1: Japanese on the body and on every detail.
+    // Japanese on the body and on every detail.
     const details = Array.isArray(body.details) ? (body.details as Array<{ message_ja?: unknown }>) : [];
     if (!isJapanese(body.message_ja) || !details.every((entry) => isJapanese(entry.message_ja))) {
       return `${where}: ${result.status} without message_ja: ${result.text.slice(0, 200)}`;

@@ -9,7 +9,7 @@ const MIGRATIONS = join(__dirname, '..', 'src', 'database', 'migrations');
 const FIRST_RELEASE = ['foundation', 'cities', 'users', 'banlist', 'data-versions'].map((name) => join(MIGRATIONS, `*-${name}.ts`));
 
 /**
- * The region-name migration (contract 13.2) on a database the first release filled: on SQLite,
+ * The region-name migration (docs/api.md, City rules) on a database the first release filled: on SQLite,
  * adding columns rebuilds the `cities` table that requests and the audit trail point at, so the
  * rows, their links and the unique name indexes must survive it.
  */

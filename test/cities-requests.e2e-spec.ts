@@ -12,7 +12,7 @@ const cityFields = cityFieldsFactory({
 type Json = Record<string, unknown>;
 type Paged = { data: Json[]; next: number | null };
 
-/** Contract 13.2 (regionName, unchanged edit fields), 13.3 (own requests, withdraw), 13.4 (self-decision), 13.5 (paging, conflicts). */
+/** regionName, unchanged edit fields, own requests, withdraw, self-decision, paging, conflicts (docs/api.md, City rules). */
 describe('cities: region names, requests, decisions and paging (e2e)', () => {
   let app: TestApp;
   let gameServerKey: string;
@@ -68,7 +68,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
     await app.stop();
   });
 
-  describe('regionName (13.2)', () => {
+  describe('regionName', () => {
     it('is stored trimmed and lower-cased and shown in the city, the request and the audit trail', async () => {
       const owner = await registerClubUser(app, gameServerKey);
       const created = await requestCity(owner, { regionName: '  Ward_Region-1 ' });
@@ -150,7 +150,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
     });
   });
 
-  describe('edit fields equal to the current values (13.2)', () => {
+  describe('edit fields equal to the current values', () => {
     it('drops every unchanged field: only the summary is requested', async () => {
       const owner = await registerClubUser(app, gameServerKey);
       const { cityId, fields } = await ownedCity(owner, { regionName: 'same-ward' });
@@ -206,7 +206,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
     });
   });
 
-  describe('decisions by club admins (13.4)', () => {
+  describe('decisions by club admins', () => {
     it('forbids an admin to approve or reject their own create request; another admin or an operator may', async () => {
       const own = await requestCity(admin);
       expect(own.result.status).toBe(201);
@@ -239,7 +239,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
     });
   });
 
-  describe('paging, history and request objects (13.5)', () => {
+  describe('paging, history and request objects', () => {
     it('pages GET /cities/requests with limit, after and next', async () => {
       const owner = await registerClubUser(app, gameServerKey);
       const cities = [await ownedCity(owner), await ownedCity(owner), await ownedCity(owner)];
@@ -309,7 +309,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
     });
   });
 
-  describe('GET /cities/requests/{requestId}/conflicts (13.5)', () => {
+  describe('GET /cities/requests/{requestId}/conflicts', () => {
     it('lists what approving a pending request would run into', async () => {
       const owner = await registerClubUser(app, gameServerKey);
       const { cityId } = await ownedCity(owner);
@@ -340,7 +340,7 @@ describe('cities: region names, requests, decisions and paging (e2e)', () => {
     });
   });
 
-  describe('own requests and withdrawal (13.3)', () => {
+  describe('own requests and withdrawal', () => {
     it('lists the requests this account filed, every status, and only theirs', async () => {
       const owner = await registerClubUser(app, gameServerKey);
       const other = await registerClubUser(app, gameServerKey);

@@ -306,7 +306,7 @@ describe('cities (e2e)', () => {
       city = await registered(fields);
     });
 
-    it('returns the city object of contract section 4', async () => {
+    it('returns the city object', async () => {
       const result = await app.get(`/cities/${city.cityId}`);
       expect(result.status).toBe(200);
       expect(result.body.data).toEqual({
@@ -328,7 +328,7 @@ describe('cities (e2e)', () => {
         owner: { uuid: city.player.uuid, mcid: city.player.mcid, chatid: null },
         createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
         updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
-        // Contract 13.2: the earlier service's flat names, on the single-city reads.
+        // The earlier service's flat names, on the single-city reads.
         uuid: city.player.uuid,
         mcid: city.player.mcid,
         discordid: null,
@@ -565,7 +565,7 @@ describe('cities (e2e)', () => {
       '/docs/openapi.json',
     );
     expect(document.status).toBe(200);
-    // The second release's fields (13.2–13.5) are documented, and every schema a oneOf names exists.
+    // The second release's fields are documented, and every schema a oneOf names exists.
     const { schemas } = document.body.components;
     expect(Object.keys(schemas.CityDoc.properties!)).toContain('regionName');
     expect(Object.keys(schemas.SingleCityDoc?.properties ?? {})).toEqual(expect.arrayContaining(['uuid', 'mcid', 'discordid', 'namekana', 'name_origin', 'regionname', 'blocknum']));

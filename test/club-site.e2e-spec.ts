@@ -4,7 +4,7 @@ import { HttpResult, newPlayer, TestApp } from './support/test-app';
 type Json = Record<string, unknown>;
 
 /**
- * Contract 13.2: the earlier club site (a Vue 2 SPA) as a drop-in client. This replays its exact
+ * The earlier club site (docs/club-site.md, The earlier club site) (a Vue 2 SPA) as a drop-in client. This replays its exact
  * requests — `JSON.stringify(...)` bodies sent with the form content type, `verificationCode` on
  * sign-up, the `/v1` prefix on some calls and not on others, credentials in the query string of a
  * public read — and checks the fields its pages read.

@@ -311,7 +311,7 @@ describe('club accounts (e2e)', () => {
     });
   });
 
-  /** Contract 13.3: password reset with an in-game user key, password change, account deletion. */
+  /** Password reset with an in-game user key, password change, account deletion. */
   describe('account recovery', () => {
     type Token = { usertoken: string; expiresAt: string };
 

@@ -4,7 +4,7 @@ import { CONSOLE_DIST } from '../src/console/console-site';
 import { expectError, TestApp } from './support/test-app';
 
 /**
- * The console's files as the service serves them (contract 13.9): the page at /console and
+ * The console's files as the service serves them (docs/console-and-maps.md): the page at /console and
  * /account, its own CSP, no /v1 alias, and the settings it reads. Needs `npm run build` (the
  * console is built with the service).
  */

@@ -13,7 +13,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /**
- * Numbers for the README (printed, run on both databases): the time the outbox adds to a city
+ * Numbers for docs/design-and-performance.md, Events (printed, run on both databases): the time the outbox adds to a city
  * request, and how many events per second one webhook receives from a fast local receiver.
  * Bounds are generous; the target (outbox p50 under 2 ms) is asserted.
  */

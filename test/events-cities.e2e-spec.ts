@@ -33,7 +33,7 @@ describe('events of the cities workflow and the ban-list sync (e2e)', () => {
   const asOperator = (): { headers: Record<string, string> } => ({ headers: operator });
   const edit = (cityId: number, usertoken: string, changes: Record<string, unknown>): Promise<HttpResult> =>
     app.request('PATCH', `/cities/edit/${cityId}`, { body: { usertoken, recaptcha: 'pass', ...changes } });
-  /** The city object the API serves (without the flat legacy names single-city reads add, contract 13.2). */
+  /** The city object the API serves (without the flat legacy names single-city reads add, docs/api.md, City rules). */
   const publicCity = async (cityId: number): Promise<Record<string, unknown>> => {
     const legacy = ['uuid', 'mcid', 'discordid', 'namekana', 'name_origin', 'regionname', 'blocknum'];
     const city = (await app.get<{ data: Record<string, unknown> }>(`/cities/${cityId}`)).body.data;

@@ -20,7 +20,7 @@ interface CityBody {
   owner: { uuid: string; mcid: string };
 }
 
-/** Maps of the registered cities (contract 13.7): GeoJSON and SVG files, public and cacheable. */
+/** Maps of the registered cities (docs/console-and-maps.md, Maps): GeoJSON and SVG files, public and cacheable. */
 describe('maps (e2e)', () => {
   let app: TestApp;
   let gameServerKey: string;
@@ -69,7 +69,7 @@ describe('maps (e2e)', () => {
   });
 
   function lShapeCount(): number {
-    // |shoelace area| + perimeter/2 + 1 (contract section 6).
+    // |shoelace area| + perimeter/2 + 1 (docs/api.md, City rules).
     let area = 0;
     let perimeter = 0;
     for (let i = 0; i < lShape.length; i++) {

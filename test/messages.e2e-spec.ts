@@ -4,7 +4,7 @@ import { expectError, HttpResult, newPlayer, registerClubUser, TestApp } from '.
 
 const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
 
-/** The error envelope with `message_ja` (contract 13.1) on the body and on every detail. */
+/** The error envelope with `message_ja` (docs/api.md, Requests and responses) on the body and on every detail. */
 function expectJapanese(result: HttpResult, status: number, error: string): Record<string, unknown> {
   expectError(result, status, error);
   const body = result.body as { message_ja?: unknown; details?: Array<{ message_ja?: unknown }> };
@@ -28,7 +28,7 @@ function rawRequest(port: number, headers: Record<string, string>): Promise<{ st
   });
 }
 
-/** Contract 13.1: every error body, of every code, carries message_ja; so does every details entry. */
+/** Every error body, of every code, carries message_ja; so does every details entry. */
 describe('Japanese messages (e2e)', () => {
   let app: TestApp;
   let limited: TestApp;
@@ -120,7 +120,7 @@ describe('Japanese messages (e2e)', () => {
     expect(body.message_ja).toBe(messages['banlist.syncOff'].ja);
   });
 
-  it('431 for oversized headers: invalid_request (contract 13.0), with message_ja', async () => {
+  it('431 for oversized headers: invalid_request, with message_ja', async () => {
     const port = Number(new URL(app.baseUrl).port);
     const result = await rawRequest(port, { 'x-padding': 'a'.repeat(64 * 1024) });
     expect(result.status).toBe(431);

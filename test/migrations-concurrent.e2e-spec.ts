@@ -7,7 +7,7 @@ import { compileServer, ROOT, ServerProcess, startServerProcess } from './suppor
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 /**
- * Contract 13.10: several instances starting at once on one empty database all come up (before:
+ * Several instances starting at once on one empty database all come up (before:
  * one crashed with "Table 'app_locks' already exists"), and each migration runs once.
  */
 describe('several instances starting at once on an empty database (e2e)', () => {

@@ -60,7 +60,7 @@ async function writeJapanese(app: TestApp): Promise<void> {
 
 const describeOnMysql = testDatabaseKind === 'mysql' ? describe : describe.skip;
 
-describeOnMysql('utf8mb4 on a latin1 MariaDB database (e2e, contract 13.10)', () => {
+describeOnMysql('utf8mb4 on a latin1 MariaDB database (e2e)', () => {
   it('a fresh latin1 database: every text column is utf8mb4 after migrations and Japanese writes succeed', async () => {
     const database = await latin1Database();
     const app = await TestApp.start({}, { database });

@@ -59,7 +59,7 @@ describe('OpenAPI description (e2e)', () => {
     app.app
       .get(RouteTable)
       .list()
-      // The console's pages and files are not API routes (contract 13.0): they are not described.
+      // The console's pages and files are not API routes (docs/api.md, Requests and responses): they are not described.
       .filter(({ method, url }) => !['HEAD', 'OPTIONS'].includes(method) && !url.startsWith('/docs') && !isConsolePath(url))
       .map(({ method, url }) => ({ method: method.toLowerCase(), path: url.replace(/:([A-Za-z0-9_.]+)/g, '{$1}') }));
 
@@ -92,16 +92,16 @@ describe('OpenAPI description (e2e)', () => {
     expect(problems).toEqual([]);
   });
 
-  it("passes Redocly's recommended rules: no error, and no warning but the ambiguity contract 13.0 asks for", async () => {
+  it("passes Redocly's recommended rules: no error, and no warning but the documented ambiguity", async () => {
     const problems = await redoclyLint(text);
     const summary = (problem: LintProblem) => `${problem.severity} ${problem.rule} ${problem.where}: ${problem.message}`;
     expect(problems.filter((problem) => problem.severity === 'error').map(summary)).toEqual([]);
-    // `/cities/edit/{id}` and `/cities/{id}/history` both match /cities/edit/history: the fixed segment wins (section 1).
+    // `/cities/edit/{id}` and `/cities/{id}/history` both match /cities/edit/history: the fixed segment wins (docs/api.md, Choices where the interface is silent).
     const expected = (problem: LintProblem) => problem.rule === 'no-ambiguous-paths' && /\/cities\/(edit\/)?\{id\}/.test(problem.message);
     expect(problems.filter((problem) => !expected(problem)).map(summary)).toEqual([]);
   });
 
-  it('names the path parameter of every single-city route id (contract 13.0)', () => {
+  it('names the path parameter of every single-city route id', () => {
     const cityPaths = Object.keys(paths).filter((path) => /^\/cities\/.*\{/.test(path) && !path.startsWith('/cities/reject/') && !path.startsWith('/cities/requests/'));
     expect(cityPaths.length).toBeGreaterThanOrEqual(4);
     expect(cityPaths.filter((path) => !/\{id\}/.test(path) || /\{cityId\}/.test(path))).toEqual([]);
@@ -144,7 +144,7 @@ describe('OpenAPI description (e2e)', () => {
     expect(defaulted).toEqual([]);
   });
 
-  it('answers a path value through the query override under the same name (contract 1 and 13.0)', async () => {
+  it('answers a path value through the query override under the same name', async () => {
     // The path value is a valid id; the query's is not, and it is the one checked.
     const read = await app.get('/cities/123456', { query: { id: 'not-an-id' } });
     expect(read.status).toBe(400);

@@ -26,7 +26,7 @@ describe('transport and envelope (e2e)', () => {
     expect(result.body).toMatchObject({ status: true, code: 200, database: 'up' });
   });
 
-  describe('deeply nested bodies (contract 13.0)', () => {
+  describe('deeply nested bodies', () => {
     const nest = (levels: number, inner: unknown = 1): unknown => {
       let value = inner;
       for (let level = 1; level <= levels; level += 1) {

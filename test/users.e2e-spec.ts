@@ -22,7 +22,7 @@ describe('user lookups and achievements (e2e)', () => {
   });
 
   describe('GET /users', () => {
-    it('returns the user object of contract 4 by uuid, chatid and mcid (case-insensitively)', async () => {
+    it('returns the user object by uuid, chatid and mcid (case-insensitively)', async () => {
       const player = newPlayer();
       await logIn(player, '2020-01-01T00:00:00Z', 'default');
       await logIn(player, '2021-01-01T00:00:00Z', 'admin');
@@ -108,7 +108,7 @@ describe('user lookups and achievements (e2e)', () => {
       expectError(await app.get('/users/achievements'), 400, 'invalid_request');
       expect((await app.get('/users', { query: { mcid: 'achievements' } })).body.data).toMatchObject({ uuid: named.uuid });
       expect((await app.get('/users/Achievements')).body.data).toMatchObject({ uuid: named.uuid });
-      // The contract's own example: a player named `banlist` is found with ?mcid=banlist.
+      // The documented example: a player named `banlist` is found with ?mcid=banlist.
       const banlist = { uuid: newPlayer().uuid, mcid: 'banlist' };
       await logIn(banlist, '2022-01-01T00:00:00Z');
       expectError(await app.get('/users/banlist'), 400, 'invalid_request');

@@ -1221,7 +1221,7 @@ export interface components {
             blocknum: number;
         };
         CityListResponseDoc: {
-            /** @description Every registered city without parameters; one city (with the flat names of 13.2) with id or name. */
+            /** @description Every registered city without parameters; one city (with the earlier flat names) with id or name. */
             data: components["schemas"]["CityDoc"][] | components["schemas"]["SingleCityDoc"];
         };
         RequestCityDoc: {
@@ -1479,7 +1479,7 @@ export interface components {
             next: number | null;
         };
         CityPathResponseDoc: {
-            /** @description One city (with the flat names of 13.2) for a city id; an array for an administrator uuid. */
+            /** @description One city (with the earlier flat names) for a city id; an array for an administrator uuid. */
             data: components["schemas"]["SingleCityDoc"] | components["schemas"]["CityDoc"][];
         };
         UserDoc: {
@@ -1749,6 +1749,11 @@ export interface components {
             startedAt: string;
             /** @example 2026-11-22T03:01:30.000Z */
             finishedAt: string;
+            /**
+             * @description Only when the run was stopped early: the upstream timed out this many times in a row (BANLIST_MAX_TIMEOUTS_IN_A_ROW); the players not fetched count as failed and keep their data.
+             * @example 5
+             */
+            stoppedAfterTimeouts?: number;
         };
         SyncStatusDoc: {
             /** @description Summary of the last finished run on any instance; null before the first. */

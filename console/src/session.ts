@@ -1,6 +1,6 @@
 import { ref } from 'vue';
 
-/** What the user signed in with. Kept in this tab's sessionStorage only (contract 13.9), never localStorage or cookies. */
+/** What the user signed in with. Kept in this tab's sessionStorage only (docs/console-and-maps.md, Signing in to the console), never localStorage or cookies. */
 export type Credential =
   | { kind: 'apikey'; key: string }
   /** `mcid`: the game id to show, or the uuid for an account whose game id is not known. */

@@ -5,7 +5,7 @@ import type { Transaction } from '../database/unit-of-work';
 import { dateOf } from '../database/transformers';
 import { ApiKey, ApiScope } from './api-key.entity';
 
-/** Names compare case-insensitively (contract 13.10): the unique index is on this key. */
+/** Names compare case-insensitively (docs/operations.md, The command line): the unique index is on this key. */
 export function apiKeyNameKey(name: string): string {
   return name.toLowerCase();
 }

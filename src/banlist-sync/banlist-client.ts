@@ -14,7 +14,7 @@ type Attempt = FetchOutcome | { kind: 'transient'; reason: string } | { kind: 'r
 
 /**
  * Retries after a 5xx or a connection that failed at once (refused, reset): up to 3 requests.
- * A timeout is not retried within the run (contract 13.10): the next run tries again, so one
+ * A timeout is not retried within the run (docs/game-server.md, Syncing): the next run tries again, so one
  * hanging upstream player costs a run at most one BANLIST_TIMEOUT_MS.
  */
 const TRANSIENT_RETRIES = 2;

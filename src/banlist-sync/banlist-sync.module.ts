@@ -15,7 +15,7 @@ import { SyncLease } from './sync-lease.entity';
 import { SyncLeaseService } from './sync-lease.service';
 
 /**
- * The ban-list mirror (contract section 11). The HTTP server and the CLI both import it; the
+ * The ban-list mirror (docs/game-server.md, The ban-list mirror). The HTTP server and the CLI both import it; the
  * scheduled job exists only where ScheduleModule is loaded and BANLIST_SOURCE_URL is set.
  */
 @Module({

@@ -94,7 +94,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     }, LEASE_RENEW_MS);
     try {
       const summary = await this.refreshAll(signal);
-      // The run's end and its event (contract 13.6) commit together.
+      // The run's end and its event (docs/events-and-webhooks.md) commit together.
       await this.unitOfWork.transaction(async (tx) => {
         await this.banlist.insertRun(tx, trigger, summary);
         await this.events.record(tx, 'banlist.sync.finished', { summary });

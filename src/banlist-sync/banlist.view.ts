@@ -1,6 +1,6 @@
 import type { BanType } from './upstream-player';
 
-/** Ban-list user data (contract section 4). */
+/** Ban-list user data (docs/api.md, Ban list). */
 export interface BanlistUserView {
   uuid: string;
   reputation: number;
@@ -11,7 +11,7 @@ export interface BanlistUserView {
   syncedAt: string;
 }
 
-/** Ban record (contract section 4). */
+/** Ban record (docs/api.md, Ban list). */
 export interface BanView {
   banId: number;
   uuid: string;

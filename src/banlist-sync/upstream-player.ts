@@ -1,5 +1,5 @@
 /**
- * The upstream ban-list body (contract section 11, the mcbans-cache-server form): strict
+ * The upstream ban-list body (docs/game-server.md, The ban-list mirror; the mcbans-cache-server form): strict
  * validation and the mapping to what we store. Pure functions, no framework imports.
  */
 import { normaliseUuid } from '../common/identifiers';
@@ -14,7 +14,7 @@ export interface UpstreamPlayer {
   bans: UpstreamBan[];
 }
 
-/** One ban, already mapped to our record fields (contract sections 4 and 11). */
+/** One ban, already mapped to our record fields (docs/api.md, Ban list). */
 export interface UpstreamBan {
   banId: number;
   type: BanType;
@@ -27,7 +27,7 @@ export interface UpstreamBan {
 
 export type ParseResult = { ok: true; player: UpstreamPlayer } | { ok: false; problem: string };
 
-/** A player the upstream has no record of: stored as clean (contract section 11). */
+/** A player the upstream has no record of: stored as clean (docs/game-server.md, The ban-list mirror). */
 export const CLEAN_REPUTATION = 10;
 
 const MAX_BANS = 10_000;

@@ -22,7 +22,7 @@ export interface RequestQuery {
 /** Reads. Only registered (`active`) cities are visible; pending, rejected and deleted ones never are. */
 @Injectable()
 export class CitiesQueryService {
-  /** The flat-names copies of cached city views (13.2), built once per cached view. */
+  /** The flat-names copies of cached city views (docs/api.md, City rules), built once per cached view. */
   private readonly legacyViews = new WeakMap<CityView, CityView & LegacyCityFields>();
 
   constructor(
@@ -39,7 +39,7 @@ export class CitiesQueryService {
     return this.listCache.get(() => this.cities.getAll());
   }
 
-  /** `?id=` and/or `?name=` (exact after NFKC, case-insensitive): one city or 404, with the earlier service's flat names (13.2). */
+  /** `?id=` and/or `?name=` (exact after NFKC, case-insensitive): one city or 404, with the earlier service's flat names. */
   async findOne({ id, name }: { id?: number; name?: string }): Promise<CityView & LegacyCityFields> {
     const city = await this.lookUp(id, name === undefined ? undefined : nameKey(name));
     if (!city) {
@@ -69,7 +69,7 @@ export class CitiesQueryService {
     return this.requests.getViews({ ...query, status: query.status ?? 'pending' }, page);
   }
 
-  /** Contract 13.3: the requests a player filed, every status. */
+  /** The requests a player filed, every status. */
   requestsOf(playerUuid: string, page: PageQuery): Promise<Page<CityRequestView>> {
     return this.requests.getViewsByRequester(playerUuid, page);
   }
@@ -82,7 +82,7 @@ export class CitiesQueryService {
     return this.audit.getByCity(cityId, page);
   }
 
-  /** Contract 13.5: what approving the pending request now would run into (the rules approval applies). */
+  /** What approving the pending request now would run into (the rules approval applies). */
   conflicts(requestId: number): Promise<Conflict[]> {
     return this.unitOfWork.transaction(async (tx) => {
       const request = await this.requests.getById(tx, requestId);

@@ -19,7 +19,7 @@ const row: CityViewRow = {
 };
 
 describe(toCityView.name, () => {
-  it('writes the city object of contract 4 from a SQLite row', () => {
+  it('writes the city object from a SQLite row', () => {
     expect(JSON.stringify(toCityView(row))).toBe(
       JSON.stringify({
         id: 12,

@@ -142,7 +142,7 @@ export class CitiesRepository {
     return recordOf(await tx.query<CityRecordRow[]>(SQL.record, [id]));
   }
 
-  /** The city object of any city (pending, rejected, deleted too) as the transaction sees it: for events (contract 13.6). */
+  /** The city object of any city (pending, rejected, deleted too) as the transaction sees it: for events (docs/events-and-webhooks.md, Event types). */
   async getViewIn(tx: Transaction, id: number): Promise<CityView | undefined> {
     return viewOf((await tx.query<CityViewRow[]>(SQL.viewAnyState, [id]))[0]);
   }
@@ -190,7 +190,7 @@ function recordOf(rows: CityRecordRow[]): CityRecord | undefined {
   return rows[0] ? toCityRecord(rows[0]) : undefined;
 }
 
-/** The city object of contract 4: the one mapping of a view row. */
+/** The city object (docs/api.md, Cities): the one mapping of a view row. */
 export function toCityView(row: CityViewRow): CityView {
   return {
     id: Number(row.id),

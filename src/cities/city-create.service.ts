@@ -20,7 +20,7 @@ import type { CreateCityDto } from './dto/city.dto';
 
 export interface CreateCityResult {
   requestId: number;
-  /** Contract 13.2: the earlier service's name, read by the earlier club site. */
+  /** The earlier service's name, read by the earlier club site. */
   request_id: number;
   cityId: number;
   requestStatus: 'pending' | 'approved';

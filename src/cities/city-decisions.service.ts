@@ -15,7 +15,7 @@ import { CityRulesService, conflictFromUniqueViolation } from './city-rules.serv
 import { citySnapshot, requestSnapshot } from './city.view';
 
 const DELETED_REASON = 'The city was deleted.';
-/** Contract 13.3: the reject reason of a request its requester withdrew. */
+/** The reject reason of a request its requester withdrew. */
 const WITHDRAWN_REASON = 'withdrawn';
 
 /**
@@ -60,7 +60,7 @@ export class CityDecisionsService {
     });
   }
 
-  /** Contract 13.3: the requester takes back their own pending request; it is rejected as "withdrawn". */
+  /** The requester takes back their own pending request; it is rejected as "withdrawn". */
   async withdraw(requestId: number, session: ClubSession): Promise<void> {
     await this.locked(async (tx) => {
       const request = await this.requests.getById(tx, requestId);
@@ -102,7 +102,7 @@ export class CityDecisionsService {
       }
       await this.release(tx, city, 'deleted', now);
       await this.audit.record(tx, { cityId, actor, action: 'deleted', before: { city: before }, after: { city: citySnapshot(city) } });
-      // Its pending requests are rejected with it, then the city goes (contract 13.6).
+      // Its pending requests are rejected with it, then the city goes (docs/events-and-webhooks.md, Event types).
       for (const requestId of rejected) {
         await this.events.rejected(tx, requestId, asItWas);
       }
@@ -142,7 +142,7 @@ export class CityDecisionsService {
     }
     const decided = await this.decide(tx, request, 'rejected', actor, now, reason);
     await this.audit.record(tx, { cityId: city.id, requestId: request.id, actor, action, before, after: { city: citySnapshot(city), request: requestSnapshot(decided) } });
-    // Rejected, withdrawn: one event type (contract 13.6); a rejected create never became a city, so no city.
+    // Rejected, withdrawn: one event type (docs/events-and-webhooks.md, Event types); a rejected create never became a city, so no city.
     await this.events.rejected(tx, request.id, request.type === 'create' ? null : ((await this.events.view(tx, city.id)) ?? null));
   }
 
@@ -168,7 +168,7 @@ export class CityDecisionsService {
   }
 }
 
-/** Contract 13.4: a club admin cannot decide a request they filed; operator keys are not affected. */
+/** A club admin cannot decide a request they filed; operator keys are not affected. */
 function assertNotOwnRequest(request: CityRequestRecord, actor: Actor): void {
   if (actor === `club:${request.requesterUuid}`) {
     throw ApiError.forbidden('cities.ownRequest');

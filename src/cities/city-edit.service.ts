@@ -17,7 +17,7 @@ import { citySnapshot, CityView, requestSnapshot } from './city.view';
 import type { EditCityDto } from './dto/city.dto';
 import { boundingBox } from './geometry';
 
-/** `request_id` (13.2) is the earlier service's name of `requestId`, read by the earlier club site. */
+/** `request_id` is the earlier service's name of `requestId`, read by the earlier club site. */
 export type EditResult = { requestId: number; request_id: number; requestStatus: 'pending' } | { requestStatus: 'applied'; data: CityView };
 
 type EditType = 'region' | 'update';

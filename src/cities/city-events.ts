@@ -6,7 +6,7 @@ import { CityRequestsRepository } from './city-requests.repository';
 import { cornersView, CityView } from './city.view';
 
 /**
- * The events of the cities workflow (contract 13.6), recorded inside the transaction of the change
+ * The events of the cities workflow (docs/events-and-webhooks.md, Event types), recorded inside the transaction of the change
  * (after its writes, so the objects are read as they now stand and the event lock is held briefly).
  * `data` carries the request and city objects as the API shows them.
  */

@@ -84,7 +84,7 @@ function kana(raw: string): NameDraft {
   return { value: result.value, key: result.key };
 }
 
-/** Contract 13.2: stored trimmed and lower-cased; `""` stays `""` (absent on create, "clear" on edit). */
+/** `regionName` (docs/api.md, City rules): stored trimmed and lower-cased; `""` stays `""` (absent on create, "clear" on edit). */
 export function checkRegionName(raw: string): string {
   const value = raw.trim().toLowerCase();
   if (value !== '' && !REGION_NAME.test(value)) {
@@ -156,7 +156,7 @@ export function checkEditFields(input: EditCityDto, limits: BlockLimits): EditFi
 }
 
 /**
- * Contract 13.2: a field equal to the city's current value is not a change. Names compare as
+ * A field equal to the city's current value is not a change. Names compare as
  * stored (trimmed; a case change is a change), `""` equals a stored null, corners are equal as the
  * same coordinates in the same order (and take count and reason with them).
  */

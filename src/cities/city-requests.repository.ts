@@ -54,7 +54,7 @@ const SELECT_VIEW =
   `SELECT ${COLUMNS}, requester.mcid AS requesterMcid, city.name AS cityName FROM city_requests request ` +
   'JOIN cities city ON city.id = request.city_id LEFT JOIN players requester ON requester.uuid = request.requester_uuid';
 
-/** Contract 13.5 paging: ids after `after`, oldest first, one row more than the page holds. */
+/** Paging (docs/api.md, Requests and responses): ids after `after`, oldest first, one row more than the page holds. */
 const PAGE = ' AND request.id > ? ORDER BY request.id ASC LIMIT ?';
 
 /** No real id is 0: one SQL text serves "except this one" and "except none". */
@@ -97,7 +97,7 @@ export class CityRequestsRepository {
     return pageOf(rows.map(toRequestView), page.limit);
   }
 
-  /** The request object as the transaction sees it: for events (contract 13.6). */
+  /** The request object as the transaction sees it: for events (docs/events-and-webhooks.md, Event types). */
   async getViewIn(tx: Transaction, id: number): Promise<CityRequestView | undefined> {
     const [row] = await tx.query<RequestViewRow[]>(SQL.viewById, [id]);
     return row ? toRequestView(row) : undefined;

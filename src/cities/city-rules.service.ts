@@ -17,7 +17,7 @@ export interface RegionExclusions {
   requestId?: number;
 }
 
-/** Contract 13.5: what approving a request now would run into. */
+/** What approving a request now would run into. */
 export interface Conflict {
   kind: 'name' | 'kana' | 'regionName' | 'region';
   cityId: number;
@@ -38,7 +38,7 @@ const NAME_CHECKS: ReadonlyArray<{ kind: Conflict['kind']; column: NameColumn; c
 ];
 
 /**
- * The conflict rules of contract section 6 (409). They read inside the caller's transaction, which
+ * The conflict rules of docs/api.md, City rules (409). They read inside the caller's transaction, which
  * holds the `cities` lock, so that check and write cannot interleave with another request.
  */
 @Injectable()

@@ -42,7 +42,7 @@ export class City {
   @Column({ name: 'kana_key', type: 'varchar', length: 255, nullable: true })
   kanaKey: string | null;
 
-  /** Contract 13.2: the game-server protection region id, trimmed and lower-cased. */
+  /** The game-server protection region id, trimmed and lower-cased. */
   @Column({ name: 'region_name', type: 'varchar', length: 32, nullable: true })
   regionName: string | null;
 

@@ -10,7 +10,7 @@ export interface CornerView {
   z: string;
 }
 
-/** Contract section 4: the city object. Times are ISO 8601 UTC text. */
+/** The city object (docs/api.md, Cities). Times are ISO 8601 UTC text. */
 export interface CityView {
   id: number;
   name: string;
@@ -54,7 +54,7 @@ export interface HistoryEntryView {
   at: string;
 }
 
-/** Corner coordinates leave as integer strings, as interface.md shows them. The one corners-to-view mapping. */
+/** Corner coordinates leave as integer strings, as docs/api.md shows them. The one corners-to-view mapping. */
 export function cornersView(corners: Point[]): CornerView[] {
   return corners.map((corner, index) => ({ id: index + 1, x: String(corner.x), z: String(corner.z) }));
 }
@@ -93,7 +93,7 @@ export function requestSnapshot(request: CityRequestRecord): Record<string, unkn
 }
 
 /**
- * Contract 13.2: the earlier service's flat names, carried beside the current ones by the three
+ * The earlier service's flat names (docs/api.md, City rules), carried beside the current ones by the three
  * single-city reads only.
  */
 export interface LegacyCityFields {

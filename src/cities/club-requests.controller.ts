@@ -10,7 +10,7 @@ import { CityRequestListResponseDoc } from './dto/city-responses.dto';
 import { PageDto } from './dto/city.dto';
 import { Page, pageQuery } from './page';
 
-/** Contract 13.3: a club account's own city requests (served by the cities module, which owns requests). */
+/** A club account's own city requests (served by the cities module, which owns requests). */
 @ApiTags('club')
 @Controller('club')
 export class ClubRequestsController {

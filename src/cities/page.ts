@@ -1,4 +1,4 @@
-/** Contract 13.5: `limit` entries with an id greater than `after`, oldest first. */
+/** Paging (docs/api.md, Requests and responses): `limit` entries with an id greater than `after`, oldest first. */
 export interface PageQuery {
   limit: number;
   after: number;

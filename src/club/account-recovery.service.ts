@@ -15,7 +15,7 @@ const WRONG_PASSWORD = 'club.wrongPassword';
 const TOKEN_GONE = 'auth.tokenInvalid';
 
 /**
- * Contract 13.3: the way back in (password reset with a new in-game user key), password change
+ * The way back in (docs/club-site.md) (password reset with a new in-game user key), password change
  * and account deletion. Each is a credential check under the sign-in limits: a wrong password or
  * user key counts as a failure, and a refused caller gets 429 before anything is checked.
  */

@@ -1,4 +1,4 @@
-/** Nickname rules of contract section 8, as a pure function. */
+/** Nickname rules (docs/club-site.md), as a pure function. */
 
 import { type LocalizedText, msg } from '../common/errors/messages';
 

@@ -1,4 +1,4 @@
-/** Identifier formats of contract section 3. Pure functions, no framework imports. */
+/** Identifier formats (docs/api.md, Players). Pure functions, no framework imports. */
 
 export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 export const MCID_PATTERN = /^[A-Za-z0-9_]{1,16}$/;

@@ -1,7 +1,7 @@
 import { hashSecret, newApiKey, newClubToken, newUserKey, randomString } from './secrets';
 
 describe('secrets', () => {
-  it('makes tokens and keys in the contract formats', () => {
+  it('makes tokens and keys in their documented formats', () => {
     expect(newClubToken()).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(newUserKey()).toMatch(/^[A-Za-z]{10}$/);
     expect(newApiKey()).toMatch(/^csk_[A-Za-z0-9]{40}$/);

@@ -91,7 +91,7 @@ describe(loadConfig.name, () => {
     }
   });
 
-  describe('TRUST_PROXY (contract 13.10)', () => {
+  describe('TRUST_PROXY', () => {
     it.each([undefined, '', 'false', '0'])('is off for %p', (value) => {
       expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).trustProxy).toBe(false);
     });

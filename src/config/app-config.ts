@@ -76,7 +76,7 @@ export class AppConfig {
   @IsString()
   RECAPTCHA_SECRET?: string;
 
-  /** The CAPTCHA widget's public site key for the console (contract 13.10); unset: no widget. */
+  /** The CAPTCHA widget's public site key for the console (docs/console-and-maps.md, Signing in to the console); unset: no widget. */
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()
@@ -292,7 +292,7 @@ export class AppConfig {
   @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
   METRICS_TOKEN?: string;
 
-  // Webhooks (contract 13.6): private targets, retry schedule, and the per-attempt timeout (tests shrink it).
+  // Webhooks (docs/events-and-webhooks.md, Delivery): private targets, retry schedule, and the per-attempt timeout (tests shrink it).
   @Transform(toBoolean)
   @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE = false;

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 export type TrustProxySetting = false | number | string[];
 
 /**
- * Contract 13.10: `TRUST_PROXY` is a hop count or a comma-separated list of addresses/CIDRs;
+ * `TRUST_PROXY` (docs/deployment.md, Behind a proxy) is a hop count or a comma-separated list of addresses/CIDRs;
  * unset, empty, `false` or `0` mean off. `true` (trust every hop, so any client picks its own
  * address with X-Forwarded-For) and anything else are refused: returns the reason, or the setting.
  */

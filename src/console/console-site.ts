@@ -16,7 +16,7 @@ import { consoleSettings } from './console-csp';
  */
 export const CONSOLE_DIST = join(__dirname, '..', '..', 'console', 'dist');
 
-/** The console's pages, written by hand in the URL space; `/v1` does not cover them (contract 13.0). */
+/** The console's pages, written by hand in the URL space; `/v1` does not cover them (docs/api.md, Requests and responses). */
 const V1_CONSOLE = /^\/v1\/(console|account)(\/|\?|$)/;
 
 /**

@@ -9,7 +9,7 @@ const LOCK_WAIT_SECONDS = 120;
 export const SQLITE_BUSY_TIMEOUT_MS = 2000;
 
 /**
- * Contract 13.10: migrations run under a database-wide lock, so several instances starting at
+ * Migrations (docs/deployment.md, MySQL / MariaDB): run under a database-wide lock, so several instances starting at
  * once on one (empty) database all come up and each migration runs once.
  * - MySQL/MariaDB: a named lock (GET_LOCK) per database, held on one connection while the
  *   migrations run on others; afterwards every text column is made utf8mb4 (tables created by

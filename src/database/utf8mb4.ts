@@ -1,7 +1,7 @@
 import type { QueryRunner } from 'typeorm';
 
 /**
- * Contract 13.10: on MySQL/MariaDB every text column is utf8mb4, whatever the database's default
+ * On MySQL/MariaDB (docs/deployment.md, MySQL / MariaDB) every text column is utf8mb4, whatever the database's default
  * character set (a database created with the server default, latin1 on many installs, made
  * every Japanese write fail with "Incorrect string value").
  */

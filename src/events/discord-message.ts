@@ -1,5 +1,5 @@
 /**
- * The Japanese Discord message of an event (`format: "discord"`, contract 13.6): a short line in
+ * The Japanese Discord message of an event (`format: "discord"`, docs/events-and-webhooks.md, Discord): a short line in
  * `content` and an embed naming the city, the requester, the type, the decision, who decided and
  * the reason. Pure: the caller passes what it knows of the players involved.
  */

@@ -1,4 +1,4 @@
-/** Contract 13.6: the event types and their shapes. Plain types, no Nest imports. */
+/** The event types and their shapes (docs/events-and-webhooks.md, Event types). Plain types, no Nest imports. */
 
 export const EVENT_TYPES = [
   'city.request.created',

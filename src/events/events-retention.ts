@@ -3,7 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EventsRepository } from './events.repository';
 
-/** Contract 13.6: events and deliveries are kept 30 days. */
+/** Events and deliveries are kept 30 days (docs/events-and-webhooks.md). */
 export const RETENTION_DAYS = 30;
 const PURGE_EVERY_MS = 60 * 60_000;
 /** The first purge soon after start, so a server restarted more often than hourly still purges. */

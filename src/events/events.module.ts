@@ -12,7 +12,7 @@ import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
 /**
- * Contract 13.6: the outbox (EventsService.record, used by the cities workflow and the ban-list
+ * The outbox (docs/events-and-webhooks.md) (EventsService.record, used by the cities workflow and the ban-list
  * sync inside their transactions), the feed, webhooks and their delivery. Global so that the
  * features recording events need no import. The worker and the retention job exist only where a
  * scheduler is loaded (the HTTP server, not the CLI).

@@ -11,7 +11,7 @@ export interface FeedPage {
 }
 
 /**
- * The outbox and the change feed (contract 13.6). `record` runs inside the transaction of the
+ * The outbox and the change feed (docs/events-and-webhooks.md). `record` runs inside the transaction of the
  * change it describes, so the two commit or roll back together.
  */
 @Injectable()

@@ -18,7 +18,7 @@ export interface AttemptResult {
 export type DeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'rate_limited';
 
 /**
- * Where delivery outcomes are counted (contract 13.8, "webhook deliveries by outcome"). The
+ * Where delivery outcomes are counted (docs/operations.md, Metrics). The
  * metrics module provides it; without one nothing is counted.
  */
 export const DELIVERY_OUTCOME_COUNTER = Symbol('DELIVERY_OUTCOME_COUNTER');

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * `X-Community-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` (contract
- * 13.6). The timestamp is that of the attempt, so a receiver can refuse replays of old bodies.
+ * `X-Community-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` (docs/events-and-webhooks.md,
+ * Verifying a delivery). The timestamp is that of the attempt, so a receiver can refuse replays of old bodies.
  */
 export function signatureHeader(secret: string, body: string, unixSeconds: number): string {
   const digest = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');

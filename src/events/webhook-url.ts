@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 
 /**
- * Pure rules for webhook URLs (contract 13.6): the scheme, which addresses a webhook may reach
+ * Pure rules for webhook URLs (docs/events-and-webhooks.md, Address guard): the scheme, which addresses a webhook may reach
  * (the SSRF guard), and the masked form shown by the API.
  */
 

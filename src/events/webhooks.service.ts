@@ -9,7 +9,7 @@ import { TargetRefused, WebhookSender } from './webhook-sender';
 import { newWebhookSecret } from './webhook-signature';
 import { maskUrl } from './webhook-url';
 
-/** Contract 13.6: the webhook object. The secret and the full URL never leave again. */
+/** The webhook object (docs/events-and-webhooks.md, Webhooks). The secret and the full URL never leave again. */
 export interface WebhookView {
   id: number;
   url: string;

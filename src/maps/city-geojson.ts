@@ -1,4 +1,4 @@
-/** Registered cities as a GeoJSON FeatureCollection in block coordinates (contract 13.7). Pure, no framework imports. */
+/** Registered cities as a GeoJSON FeatureCollection in block coordinates (docs/console-and-maps.md, Maps). Pure, no framework imports. */
 
 export interface GeoCitySource {
   id: number;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** Headers of every map response, errors included: maps are public (contract 13.7). */
+/** Headers of every map response, errors included: maps are public (docs/console-and-maps.md, Maps). */
 export const PUBLIC_MAP_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
   'cross-origin-resource-policy': 'cross-origin',

@@ -55,7 +55,7 @@ export interface MapOptions {
 
 const CAPTIONS = { x: 'x → (east)', z: 'z ↓ (south)', north: 'N ↑' };
 
-/** The longest side, in blocks, a map may show (contract 13.7). */
+/** The longest side, in blocks, a map may show (docs/console-and-maps.md, Maps). */
 export const MAX_MAP_SIDE = 100_000;
 
 const PALETTE: Record<ShapeStyle, { fill: string; stroke: string; dash?: string; text: string }> = {

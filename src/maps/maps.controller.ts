@@ -8,7 +8,7 @@ import { MapsService } from './maps.service';
 
 const notModified = { status: 304, description: 'Unchanged since the ETag given in If-None-Match.' };
 
-/** Map files (not base responses); public, cacheable for a minute, with ETags (contract 13.7). */
+/** Map files (not base responses); public, cacheable for a minute, with ETags (docs/console-and-maps.md, Maps). */
 @ApiTags('maps')
 @Controller()
 export class MapsController {

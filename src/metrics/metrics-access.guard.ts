@@ -4,7 +4,7 @@ import { ApiError } from '../common/errors/api-error';
 import { AppConfig } from '../config/app-config';
 import { cameThroughProxy, metricsVerdict } from './metrics-access';
 
-/** Lets a scraper read `/metrics`: the bearer METRICS_TOKEN, else loopback without a proxy (contract 13.8). */
+/** Lets a scraper read `/metrics`: the bearer METRICS_TOKEN, else loopback without a proxy (docs/operations.md, Metrics). */
 @Injectable()
 export class MetricsAccessGuard implements CanActivate {
   constructor(private readonly config: AppConfig) {}

@@ -48,7 +48,7 @@ export function isLoopback(address: string | undefined): boolean {
 }
 
 /**
- * Who may read `GET /metrics` (contract 13.8). With METRICS_TOKEN: exactly `Bearer <token>`
+ * Who may read `GET /metrics` (docs/operations.md, Metrics). With METRICS_TOKEN: exactly `Bearer <token>`
  * (compared in constant time), from anywhere. Without it: only a loopback peer that did not come
  * through a proxy (any header of `PROXY_HEADERS` means a proxy relayed someone else's request).
  */

@@ -3,7 +3,7 @@ import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 
 /**
- * Metrics (contract 13.8). Global so that any feature can inject MetricsService and move its
+ * Metrics (docs/operations.md, Metrics). Global so that any feature can inject MetricsService and move its
  * counter; the request metrics and process metrics are wired by the app factory (HTTP only).
  */
 @Global()

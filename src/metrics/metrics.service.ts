@@ -11,7 +11,7 @@ export type BanlistRunOutcome = 'finished' | 'stopped' | 'skipped' | 'failed';
 export type WebhookDeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'rate_limited';
 
 /**
- * Every metric of `GET /metrics` (contract 13.8), in one registry per application (not
+ * Every metric of `GET /metrics` (docs/operations.md, Metrics), in one registry per application (not
  * prom-client's global one, so several applications in one process, as in the tests, do not
  * collide). Features inject this service and move the counter that concerns them, e.g.
  * `metrics.webhookDeliveries.inc({ outcome: 'delivered' })`.

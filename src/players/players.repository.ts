@@ -35,7 +35,7 @@ export interface UnlockInput {
   unlockedAt: Date;
 }
 
-/** The achievement object of contract 4. */
+/** The achievement object (docs/game-server.md). */
 export interface AchievementView {
   id: number;
   title: string;

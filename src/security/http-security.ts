@@ -59,9 +59,9 @@ export async function registerHttpHygiene(fastify: FastifyInstance, config: AppC
   // per response (@fastify/helmet builds a new middleware per request: ~3% of a read's CPU).
   const apiHeaders = helmetHeaders(HELMET_OPTIONS);
   const docsHeaders = { ...apiHeaders, 'content-security-policy': DOCS_CSP };
-  // Maps are public files (contract 13.7): any site may load them, errors included.
+  // Maps are public files (docs/console-and-maps.md, Maps): any site may load them, errors included.
   const mapHeaders = { ...apiHeaders, ...PUBLIC_MAP_HEADERS };
-  // The console page: its own scripts and styles, and the CAPTCHA provider's only when a site key is set (contract 13.9).
+  // The console page: its own scripts and styles, and the CAPTCHA provider's only when a site key is set (docs/console-and-maps.md, What the console does).
   const consoleHeaders = {
     ...apiHeaders,
     'content-security-policy': consoleCsp(config.RECAPTCHA_SITE_KEY ? captchaProviderFor(config.RECAPTCHA_VERIFY_URL) : undefined),

@@ -18,7 +18,7 @@ export function rateLimitHeaders(state: LimitState): Record<string, string> {
   };
 }
 
-/** The contract's 429 envelope with `Retry-After` and the `RateLimit-*` headers. */
+/** The 429 error envelope with `Retry-After` and the `RateLimit-*` headers. */
 export function rateLimited(message: 'limits.tooManyFailures' | 'limits.accountSlowedDown' | 'limits.tooManyRequests', state: LimitState): ApiError {
   const retryAfter = secondsUntil(state.msBeforeReset);
   return new ApiError(429, 'rate_limited', msg(message, { seconds: retryAfter }), undefined, {

@@ -24,7 +24,7 @@ describe(transportErrorHandlers.name, () => {
     ['ERR_HTTP_REQUEST_TIMEOUT', 408, 'http.timeout'],
     ['HPE_HEADER_OVERFLOW', 431, 'http.headersTooLarge'],
     ['HPE_INVALID_METHOD', 400, 'http.invalidHttp'],
-  ] as const)('answers %s with %i, invalid_request and message_ja (contract 13.0)', (code, status, key) => {
+  ] as const)('answers %s with %i, invalid_request and message_ja', (code, status, key) => {
     expect(answer(code)).toEqual({
       status,
       body: { status: false, code: status, version: 'v', error: 'invalid_request', message: messages[key].en, message_ja: messages[key].ja },

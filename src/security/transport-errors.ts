@@ -10,7 +10,7 @@ import type { AppConfig } from '../config/app-config';
 /**
  * Errors Fastify and Node answer before any route or Nest filter runs: a malformed URL, an
  * over-long path parameter, oversized headers or URL (431), a client timeout. Without these
- * handlers they leave in Fastify's own JSON shape; with them, in the contract's envelope.
+ * handlers they leave in Fastify's own JSON shape; with them, in the error envelope.
  */
 export function transportErrorHandlers(config: Pick<AppConfig, 'APP_VERSION'>): {
   frameworkErrors: (error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply) => void;
@@ -30,7 +30,7 @@ export function transportErrorHandlers(config: Pick<AppConfig, 'APP_VERSION'>): 
         return;
       }
       const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-      // Contract 13.0: 408 and 431 answers use invalid_request, like a 400.
+      // 408 and 431 answers use invalid_request, like a 400.
       const text = msg(status === 431 ? 'http.headersTooLarge' : status === 408 ? 'http.timeout' : 'http.invalidHttp');
       const body = JSON.stringify({ status: false, code: status, version: buildVersion(), error: 'invalid_request', message: text.en, message_ja: text.ja });
       if (socket.writable) {

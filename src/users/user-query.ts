@@ -13,7 +13,7 @@ export interface UserQuery {
 export type UserQueryResolution = { ok: true; identifier: PlayerIdentifier } | { ok: false; field: string; message: LocalizedText };
 
 /**
- * Contract 7 and 3: a query identifier wins over the path (uuid, then chatid, then mcid); the
+ * A query identifier (docs/api.md, Players) wins over the path (uuid, then chatid, then mcid); the
  * path is read as a uuid, else 17–20 digits as a chat id, else a game id. Pure.
  */
 export function resolveUserQuery(query: UserQuery): UserQueryResolution {

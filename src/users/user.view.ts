@@ -1,6 +1,6 @@
 import type { Player } from '../players/player.entity';
 
-/** The user object of contract 4. */
+/** The user object (docs/api.md, Players). */
 export interface UserView {
   uuid: string;
   mcid: string | null;

@@ -21,7 +21,7 @@ interface RequestBody {
 }
 
 /**
- * The operator console (contract 13.9) in Debian's Chromium against the real service on SQLite:
+ * The operator console (docs/console-and-maps.md) in Debian's Chromium against the real service on SQLite:
  * sign-in with an operator key and with a club admin, the queue, approving, rejecting, a 409,
  * both languages, both widths. Screenshots go to test/artifacts/.
  */
@@ -294,7 +294,7 @@ describe('operator console (browser)', () => {
       expect(requested).toBe(square(0, 0, 80).map((corner) => `${corner.x},${corner.z}`).join(' '));
       await item.getByText('None: it can be approved.').waitFor();
       await screenshot(page, 'review-region-en-1440');
-      // The README's picture (docs/console-review.png) is a copy of this one.
+      // The picture in docs/console-and-maps.md (docs/console-review.png) is a copy of this one.
       await item.screenshot({ path: join(ARTIFACTS, 'review-region-item-en-1440.png') });
       await item.getByRole('button', { name: new RegExp(names.region) }).first().click();
     });
@@ -532,10 +532,10 @@ describe('operator console (browser)', () => {
     expect(browser.problems).toEqual([]);
   });
 
-  it("renders the map SVG in the browser (the README's picture)", async () => {
+  it("renders the map SVG in the browser (the picture in the docs)", async () => {
     const page = await browser.page(1000, 900);
     await page.goto(`${app.baseUrl}/maps/cities.svg?bbox=-150,-60,200,240`);
-    // The README's picture (docs/map.png) is a copy of this one.
+    // The picture in docs/console-and-maps.md (docs/map.png) is a copy of this one.
     await page.locator('svg').first().screenshot({ path: join(ARTIFACTS, 'map-svg.png') });
     expect(await page.locator('svg polygon').count()).toBeGreaterThan(0);
     await page.close();

@@ -8,7 +8,7 @@ import { duringFault, FAULTS, FaultTable, timeToRecover } from './fault-table';
 const TIMEOUT_MS = 2000;
 
 /**
- * Contract 13.10: a 5xx or a refused connection is retried up to twice with a short backoff; a
+ * docs/game-server.md, Syncing: a 5xx or a refused connection is retried up to twice with a short backoff; a
  * timeout is not retried within the run, so one hanging upstream player costs at most one
  * BANLIST_TIMEOUT_MS (before: three timeouts, 31 s on SQLite and over a minute on MariaDB).
  */

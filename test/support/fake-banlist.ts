@@ -19,7 +19,7 @@ export interface FakeBan {
   lostRep?: number | null;
 }
 
-/** A 200 body in the upstream's form (contract section 11). */
+/** A 200 body in the upstream's form (docs/game-server.md, The ban-list mirror). */
 export function upstreamPlayer(uuid: string, name: string, reputation: number, bans: FakeBan[]): Record<string, unknown> {
   return {
     playerId: 4242,

@@ -134,7 +134,7 @@ export class TestApp {
 
 const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
 
-/** Asserts the contract's error envelope, with `message_ja` on it and on every detail (13.1), and returns it. */
+/** Asserts the error envelope, with `message_ja` on it and on every detail (docs/api.md, Requests and responses), and returns it. */
 export function expectError(result: HttpResult, status: number, error: string): HttpResult {
   expect({ status: result.status, error: result.body?.error }).toEqual({ status, error });
   expect(result.body).toMatchObject({ status: false, code: status, version: expect.any(String), message: expect.any(String), message_ja: expect.stringMatching(JAPANESE) });

@@ -66,7 +66,7 @@ export class CityDoc {
   updatedAt: string;
 }
 
-/** Contract 13.2: the single-city reads also carry the earlier service's flat names. */
+/** The single-city reads also carry the earlier service's flat names. */
 export class SingleCityDoc extends CityDoc {
   @ApiProperty({ description: 'Earlier name of owner.uuid.' })
   uuid: string;
@@ -106,7 +106,7 @@ class RequesterDoc {
   mcid: string | null;
 }
 
-/** The fields a request asks to change, as filed (contract 13.5). */
+/** The fields a request asks to change, as filed (docs/api.md, Cities). */
 class RequestedChangesDoc {
   @ApiPropertyOptional({ example: 'Chuo' })
   cityName?: string;
@@ -265,7 +265,7 @@ class HistoryEntryDoc {
 export class CityListResponseDoc {
   @ApiProperty({
     oneOf: [{ type: 'array', items: { $ref: '#/components/schemas/CityDoc' } }, { $ref: '#/components/schemas/SingleCityDoc' }],
-    description: 'Every registered city without parameters; one city (with the flat names of 13.2) with id or name.',
+    description: 'Every registered city without parameters; one city (with the earlier flat names) with id or name.',
   })
   data: CityDoc[] | SingleCityDoc;
 }
@@ -273,7 +273,7 @@ export class CityListResponseDoc {
 export class CityPathResponseDoc {
   @ApiProperty({
     oneOf: [{ $ref: '#/components/schemas/SingleCityDoc' }, { type: 'array', items: { $ref: '#/components/schemas/CityDoc' } }],
-    description: 'One city (with the flat names of 13.2) for a city id; an array for an administrator uuid.',
+    description: 'One city (with the earlier flat names) for a city id; an array for an administrator uuid.',
   })
   data: SingleCityDoc | CityDoc[];
 }

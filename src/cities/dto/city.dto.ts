@@ -21,7 +21,7 @@ class CornerDoc {
   z: string;
 }
 
-/** The fields shared by create and edit (contract section 6). */
+/** The fields shared by create and edit (docs/api.md, City rules). */
 class CityFieldsDto {
   @ApiProperty({ description: 'CAPTCHA verification token.' })
   @IsString()
@@ -196,7 +196,7 @@ export class RejectDto {
   reason?: string;
 }
 
-/** Contract 13.5: `limit` entries after the id `after`, oldest first. */
+/** Paging (docs/api.md, Requests and responses): `limit` entries after the id `after`, oldest first. */
 export class PageDto {
   @ApiPropertyOptional({ description: `Entries per page, 1 to ${MAX_PAGE_LIMIT}.`, default: DEFAULT_PAGE_LIMIT, minimum: 1, maximum: MAX_PAGE_LIMIT })
   @OptionalField()

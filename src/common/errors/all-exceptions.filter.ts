@@ -8,7 +8,7 @@ import { ApiError } from './api-error';
 import { toErrorResponse } from './error-response';
 import { msg } from './messages';
 
-/** The single exception filter: every error leaves in the contract's envelope. */
+/** The single exception filter: every error leaves in the error envelope. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');

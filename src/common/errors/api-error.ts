@@ -36,7 +36,7 @@ export interface ErrorDetail {
 
 /**
  * What an error says: a catalogue key without placeholders, or `msg(key, params)` (see
- * messages.ts). Never free text, so every error carries its Japanese sentence (contract 13.1).
+ * messages.ts). Never free text, so every error carries its Japanese sentence (docs/api.md, Requests and responses).
  */
 export type ErrorMessage = PlainMessageKey | LocalizedText;
 
@@ -54,7 +54,7 @@ export function detail(field: string, message: ErrorMessage): ErrorDetail {
   return { field, message: text.en, message_ja: text.ja };
 }
 
-/** An error the client is meant to see: status, contract error code, message in both languages, details. */
+/** An error the client is meant to see: status, error code, message in both languages, details. */
 export class ApiError extends HttpException {
   readonly text: LocalizedText;
 

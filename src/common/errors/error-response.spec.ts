@@ -19,7 +19,7 @@ describe(toErrorResponse.name, () => {
     });
   });
 
-  it('maps HttpException statuses to the contract codes', () => {
+  it('maps HttpException statuses to the error codes', () => {
     expect(toErrorResponse(new HttpException('too big', 413), 'v').body.error).toBe('payload_too_large');
     expect(toErrorResponse(new BadRequestException('bad'), 'v').body.error).toBe('invalid_request');
   });
@@ -46,7 +46,7 @@ describe(toErrorResponse.name, () => {
     expect(response.headers).toEqual({ 'Retry-After': '1' });
   });
 
-  it('turns a Fastify 415 into 400: the contract has no 415', () => {
+  it('turns a Fastify 415 into 400: the API has no 415', () => {
     const error = Object.assign(new Error('Unsupported Media Type'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' });
     expect(toErrorResponse(error, 'v').status).toBe(400);
   });

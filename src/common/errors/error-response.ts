@@ -10,7 +10,7 @@ export interface ErrorBody {
   version: string;
   error: ErrorCode;
   message: string;
-  /** The same in Japanese, for players (contract 13.1). */
+  /** The same in Japanese, for players (docs/api.md, Requests and responses). */
   message_ja: string;
   details?: ErrorDetail[];
 }
@@ -65,7 +65,7 @@ interface FastifyLikeError {
 }
 
 /**
- * Turns anything thrown into the contract's error envelope. The only place that decides what a
+ * Turns anything thrown into the error envelope of docs/api.md. The only place that decides what a
  * client sees of an error: 5xx bodies never carry the internal message. Every body carries
  * `message_ja`: ApiError brings its catalogue text, anything else gets its code's generic one.
  */
@@ -107,7 +107,7 @@ export function toErrorResponse(error: unknown, version: string): ErrorResponse 
   const fastifyError = error as FastifyLikeError;
   if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     const fastifyCode = typeof fastifyError.code === 'string' ? fastifyError.code : '';
-    // Unsupported media types are reported as a bad request: the contract has no 415.
+    // Unsupported media types are reported as a bad request: the API has no 415 (docs/api.md, Choices where the interface is silent).
     const status = fastifyError.statusCode === 415 ? 400 : fastifyError.statusCode;
     const known = fastifyMessages[fastifyCode] ?? (error instanceof SyntaxError || /JSON/i.test(String(fastifyError.message)) ? 'http.unparsableBody' : undefined);
     if (known) {

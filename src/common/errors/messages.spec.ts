@@ -50,7 +50,7 @@ describe('message catalogue', () => {
     expect(problems).toEqual([]);
   });
 
-  it('has a generic sentence for every error code of the contract', () => {
+  it('has a generic sentence for every error code', () => {
     const codes: Record<ErrorCode, true> = {
       invalid_request: true,
       captcha_failed: true,

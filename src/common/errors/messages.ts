@@ -1,6 +1,6 @@
 /**
  * The message catalogue: every sentence a client can read in an error, English and Japanese side
- * by side (contract 13.1). The Japanese is written for players (the club site shows it as is):
+ * by side (docs/api.md, Requests and responses). The Japanese is written for players (the club site shows it as is):
  * polite, natural, saying what to do, not a word-for-word translation of the English.
  *
  * HOW TO ADD A MESSAGE (one line):
@@ -140,7 +140,7 @@ export const messages = {
   'cities.noMatch': { en: 'No registered city matches.', ja: '該当する自治体は登録されていません。' },
   'cities.notFound': { en: 'There is no registered city {id}.', ja: 'ID {id} の自治体は登録されていません。' },
   'cities.noCity': { en: 'There is no city {id}.', ja: 'ID {id} の自治体はありません。' },
-  // ── Maps and the console (contract 13.7, 13.9) ──
+  // ── Maps and the console ──
   'maps.bboxFormat': { en: 'bbox must be four integers x1,z1,x2,z2.', ja: '表示範囲（bbox）は x1,z1,x2,z2 の 4 つの整数で指定してください。' },
   'maps.bboxTooLarge': { en: 'bbox may span at most {max} blocks on a side.', ja: '表示範囲（bbox）の一辺は {max} ブロックまでにしてください。' },
   'console.notBuilt': { en: 'The console is not built on this server; run npm run build.', ja: 'このサーバーでは管理画面がまだビルドされていません。npm run build を実行してください。' },
@@ -217,7 +217,7 @@ export const messages = {
   'server.busy': { en: 'The server is busy; try again in a moment.', ja: '現在混み合っています。少し待ってからもう一度お試しください。' },
   'database.unavailable': { en: 'The database is unavailable; try again shortly.', ja: '現在データを読み書きできません。しばらくしてからもう一度お試しください。' },
 
-  // ── Events and webhooks (contract 13.6) ─────────────────────────────────────────────────────
+  // ── Events and webhooks ─────────────────────────────────────────────────────
   'validation.eventTypes': { en: '{field} must be a non-empty list of event types or ["*"]', ja: '{field}はイベントの種類のリスト、またはすべてを表す ["*"] で指定してください。' },
   'validation.deliveryId': { en: '{field} must be a delivery id (a UUID)', ja: '{field}は配信 ID（UUID 形式）で指定してください。' },
   'events.tooManyWaiters': { en: 'Too many clients are waiting for events on this server; try again shortly.', ja: 'イベントを待っている接続が多すぎます。しばらくしてからもう一度お試しください。' },

@@ -4,7 +4,7 @@ import { ApiError } from '../errors/api-error';
 import { msg } from '../errors/messages';
 
 /**
- * Contract section 1: JSON bodies, form bodies, and what the existing club site sends — a JSON
+ * JSON bodies (docs/api.md, Requests and responses), form bodies, and what the existing club site sends — a JSON
  * text with the form content type, or with no content type at all.
  */
 export function registerBodyParsers(fastify: FastifyInstance): void {

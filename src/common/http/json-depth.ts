@@ -1,4 +1,4 @@
-/** Contract 13.0: a body nested deeper than this (the top-level object or array is level 1) is refused. */
+/** A body nested deeper than this (the top-level object or array is level 1) is refused. */
 export const MAX_JSON_DEPTH = 32;
 
 /**

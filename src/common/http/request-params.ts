@@ -9,7 +9,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The parameters of a request as contract section 1 orders them: path, then the query string
+ * The parameters of a request as docs/api.md (Requests and responses) orders them: path, then the query string
  * (a query value wins over a path variable of the same name), then the body (wins over both).
  * Computed once per request; guards and handlers share it.
  */

@@ -48,7 +48,7 @@ export class Users1763800002000 implements MigrationInterface {
         name: 'achievement_unlocks',
         columns: [
           columns.id(),
-          // No foreign key to players: unlocks of a player not seen yet are kept (contract 9).
+          // No foreign key to players: unlocks of a player not seen yet are kept (docs/game-server.md, What the plugin sends).
           columns.uuid('player_uuid'),
           columns.int('achievement_id'),
           columns.time('unlocked_at'),

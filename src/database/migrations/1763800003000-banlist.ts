@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, Table, TableForeignKey, TableIndex } f
 import { columns } from '../migration-columns';
 
 /**
- * The ban-list mirror (contract section 11): per-player data, ban records, a log of sync runs,
+ * The ban-list mirror (docs/game-server.md, The ban-list mirror): per-player data, ban records, a log of sync runs,
  * and the lease that keeps sync runs from overlapping across instances sharing this database.
  */
 export class Banlist1763800003000 implements MigrationInterface {

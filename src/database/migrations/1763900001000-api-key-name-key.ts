@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, TableIndex } from 'typeorm';
 import { keyColumn } from '../migration-columns';
 
 /**
- * Contract 13.10: API key names are unique case-insensitively on every database (before, "Ops"
+ * API key names are unique case-insensitively on every database (before, "Ops"
  * and "ops" could both exist on SQLite but not on MySQL). `name_key` holds the lower-case name,
  * compared byte for byte, under a unique index. Names that collide case-insensitively in an
  * existing database keep the oldest as is; each later one gets its id appended (`ops-7`), so

@@ -2,10 +2,10 @@ import { MigrationInterface, QueryRunner, TableColumn, TableIndex } from 'typeor
 import { columns, keyColumn } from '../migration-columns';
 
 /**
- * Contract 13.2: a city's game-server protection region id. `region_name` is what the city shows;
+ * A city's game-server protection region id. `region_name` is what the city shows;
  * `region_key` holds the same value while the city is pending-create or registered and NULL once
  * rejected or deleted, so a unique index makes the id unique among claiming cities (as name_key).
- * Contract 13.3: a player's own requests are listed by requester, newest id last.
+ * A player's own requests are listed by requester, newest id last.
  */
 export class CityRegionName1763900100000 implements MigrationInterface {
   name = 'CityRegionName1763900100000';

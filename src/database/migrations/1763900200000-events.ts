@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, Table, TableColumnOptions, TableIndex 
 import { columns } from '../migration-columns';
 
 /**
- * Contract 13.6: the outbox of events, the webhooks that receive them, one row per delivery and
+ * The outbox of events, the webhooks that receive them, one row per delivery and
  * one per attempt (the deliveries log).
  *
  * Event ids are not auto-increment: they come from the single row of `event_seq`, incremented in

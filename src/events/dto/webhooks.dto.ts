@@ -7,7 +7,7 @@ import { rule } from '../../common/validation/validation.pipe';
 import { EVENT_TYPES } from '../event.types';
 
 
-/** A list, a JSON-encoded list or a comma-separated string (form bodies, contract 13.0); duplicates dropped. */
+/** A list, a JSON-encoded list or a comma-separated string (form bodies, docs/api.md, Requests and responses); duplicates dropped. */
 const ToEventList = (): PropertyDecorator =>
   Transform(({ value }: { value: unknown }) => {
     let list: unknown = value;
