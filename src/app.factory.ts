@@ -17,9 +17,9 @@ import { lazyChildLoggerFactory } from './common/logging/lazy-request-logger';
 import { PinoNestLogger } from './common/logging/pino-nest-logger';
 import { REDACTED_PATHS, redactUrl } from './common/logging/redact';
 import { finishDocument } from './common/openapi/openapi-document';
+import { Telemetry } from './common/telemetry/telemetry';
 import { AppConfig } from './config/app-config';
 import { MetricsService } from './metrics/metrics.service';
-import { BruteForceLimiter } from './security/brute-force.limiter';
 import { registerHttpHygiene, registerRateLimit } from './security/http-security';
 import { transportErrorHandlers } from './security/transport-errors';
 
@@ -57,11 +57,10 @@ function acceptedRequestId(header: string | string[] | undefined): string | unde
  * The one onResponse hook: request metrics (route template, method, status, duration) and,
  * at info level, one log line per request with secrets redacted.
  */
-function registerResponseHook(fastify: FastifyInstance, metrics: MetricsService, logRequests: boolean): void {
-  metrics.collectProcessMetrics();
+function registerResponseHook(fastify: FastifyInstance, telemetry: Telemetry, logRequests: boolean): void {
   fastify.addHook('onResponse', (request, reply, done) => {
     const elapsed = reply.elapsedTime;
-    metrics.observeRequest(request.routeOptions.url, request.method, reply.statusCode, elapsed);
+    telemetry.observeRequest(request.routeOptions.url, request.method, reply.statusCode, elapsed);
     if (logRequests) {
       request.log.info({ method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(elapsed) }, 'request');
     }
@@ -140,9 +139,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     abortOnError: false,
     bodyParser: false,
   });
-  const metrics = app.get(MetricsService);
-  registerResponseHook(fastify, metrics, ['info', 'debug', 'trace'].includes(config.LOG_LEVEL));
-  app.get(BruteForceLimiter).onRefusal((rule) => metrics.rateLimitRefusals.inc({ limit: rule }));
+  app.get(MetricsService).collectProcessMetrics();
+  registerResponseHook(fastify, app.get(Telemetry), ['info', 'debug', 'trace'].includes(config.LOG_LEVEL));
   registerRateLimit(app);
 
   const version = app.get(BuildInfo).version;

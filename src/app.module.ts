@@ -9,6 +9,7 @@ import { CitiesModule } from './cities/cities.module';
 import { ClubModule } from './club/club.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { RouteTable } from './common/http/route-table';
+import { TelemetryModule } from './common/telemetry/telemetry.module';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -30,6 +31,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        TelemetryModule,
         MetricsModule,
         DatabaseModule,
         EventsModule,

@@ -1,10 +1,10 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { newLeaseHolder } from '../common/lease-holder';
+import { Telemetry } from '../common/telemetry/telemetry';
 import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EventsService } from '../events/events.service';
-import { MetricsService } from '../metrics/metrics.service';
 import { BanlistClient, FetchContext } from './banlist-client';
 import { BanlistStore } from './banlist-store.service';
 import type { SyncTrigger } from './banlist-sync-run.entity';
@@ -36,7 +36,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     private readonly unitOfWork: UnitOfWork,
     private readonly banlist: BanlistRepository,
     private readonly events: EventsService,
-    private readonly metrics: MetricsService,
+    private readonly telemetry: Telemetry,
   ) {}
 
   /** Runs one sync now. 409 while another run holds the lease; 503 when no upstream is configured. */
@@ -46,7 +46,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     }
     const holder = newLeaseHolder();
     if (!(await this.leases.acquire(BANLIST_SYNC_LEASE, holder, LEASE_TTL_MS))) {
-      this.metrics.banlistRuns.inc({ outcome: 'skipped' });
+      this.telemetry.banlistRun('skipped');
       throw ApiError.conflict('banlist.syncRunning');
     }
     const abort = new AbortController();
@@ -55,10 +55,10 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     this.running.add(entry);
     try {
       const summary = await done;
-      this.metrics.banlistRuns.inc({ outcome: summary.stoppedAfterTimeouts === undefined ? 'finished' : 'stopped' });
+      this.telemetry.banlistRun(summary.stoppedAfterTimeouts === undefined ? 'finished' : 'stopped');
       return summary;
     } catch (error) {
-      this.metrics.banlistRuns.inc({ outcome: 'failed' });
+      this.telemetry.banlistRun('failed');
       throw error;
     } finally {
       this.running.delete(entry);

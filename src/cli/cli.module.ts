@@ -3,11 +3,11 @@ import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { BanlistSyncModule } from '../banlist-sync/banlist-sync.module';
 import { CaptchaModule } from '../captcha/captcha.module';
 import { ClubModule } from '../club/club.module';
+import { TelemetryModule } from '../common/telemetry/telemetry.module';
 import { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { EventsModule } from '../events/events.module';
-import { MetricsModule } from '../metrics/metrics.module';
 import { PlayersModule } from '../players/players.module';
 import { UsersModule } from '../users/users.module';
 
@@ -20,7 +20,7 @@ export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(config), MetricsModule, DatabaseModule, EventsModule, PlayersModule, ApiKeysModule, CaptchaModule, ClubModule, UsersModule, BanlistSyncModule],
+      imports: [ConfigModule.forRoot(config), TelemetryModule, DatabaseModule, EventsModule, PlayersModule, ApiKeysModule, CaptchaModule, ClubModule, UsersModule, BanlistSyncModule],
     };
   }
 }

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { QueueFullError } from '../common/limits/bounded-semaphore';
 import { loadConfig } from '../config/app-config';
-import type { MetricsService } from '../metrics/metrics.service';
+import type { Telemetry } from '../common/telemetry/telemetry';
 import { UnitOfWork } from './unit-of-work';
 
-// MetricsService is used only on MySQL (deadlock retries).
-const metrics = {} as MetricsService;
+// Telemetry is used only on MySQL (deadlock retries).
+const telemetry = {} as Telemetry;
 
 describe(UnitOfWork.name, () => {
   let dir: string;
@@ -26,7 +26,7 @@ describe(UnitOfWork.name, () => {
   });
 
   it('keeps writing after well over 10,000 write transactions on SQLite (no wrapper pile-up on the shared runner)', async () => {
-    const unitOfWork = new UnitOfWork(dataSource, metrics, loadConfig({}));
+    const unitOfWork = new UnitOfWork(dataSource, telemetry, loadConfig({}));
     const count = 12_500;
     for (let i = 0; i < count; i += 1) {
       await unitOfWork.transaction((tx) => tx.query('INSERT INTO items (value) VALUES (?)', [i]));
@@ -43,7 +43,7 @@ describe(UnitOfWork.name, () => {
   }, 120_000);
 
   it('begins SQLite transactions IMMEDIATE, taking the write lock first', async () => {
-    const unitOfWork = new UnitOfWork(dataSource, metrics, loadConfig({}));
+    const unitOfWork = new UnitOfWork(dataSource, telemetry, loadConfig({}));
     const runner = dataSource.createQueryRunner();
     const sent: string[] = [];
     const query = runner.query.bind(runner);
@@ -57,7 +57,7 @@ describe(UnitOfWork.name, () => {
   });
 
   it('refuses a write transaction at once when SQLITE_WRITE_QUEUE_LIMIT are already waiting, and accepts again once drained', async () => {
-    const unitOfWork = new UnitOfWork(dataSource, metrics, loadConfig({ SQLITE_WRITE_QUEUE_LIMIT: '3' }));
+    const unitOfWork = new UnitOfWork(dataSource, telemetry, loadConfig({ SQLITE_WRITE_QUEUE_LIMIT: '3' }));
     let open!: () => void;
     const held = new Promise<void>((resolve) => (open = resolve));
     const running = unitOfWork.transaction(() => held);

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { BoundedSemaphore } from '../common/limits/bounded-semaphore';
+import { Telemetry } from '../common/telemetry/telemetry';
 import { AppConfig } from '../config/app-config';
-import { MetricsService } from '../metrics/metrics.service';
 import { isDeadlock } from './database-errors';
 
 const DEADLOCK_ATTEMPTS = 4;
@@ -52,7 +52,7 @@ export class UnitOfWork {
 
   constructor(
     @InjectDataSource() readonly dataSource: DataSource,
-    private readonly metrics: MetricsService,
+    private readonly telemetry: Telemetry,
     config: AppConfig,
   ) {
     this.sqliteQueue = dataSource.options.type === 'better-sqlite3' ? new BoundedSemaphore('the SQLite write queue', 1, config.SQLITE_WRITE_QUEUE_LIMIT) : undefined;
@@ -83,7 +83,7 @@ export class UnitOfWork {
         if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) {
           throw error;
         }
-        this.metrics.deadlockRetries.inc();
+        this.telemetry.deadlockRetry();
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
       }
     }

@@ -4,8 +4,7 @@ import { EventsController } from './events.controller';
 import { EventsRepository } from './events.repository';
 import { eventsRetentionJobProvider, EventsRetention } from './events-retention';
 import { EventsService } from './events.service';
-import { MetricsService } from '../metrics/metrics.service';
-import { DELIVERY_OUTCOME_COUNTER, DeliveryOutcomeCounter, WebhookDeliveryService } from './webhook-delivery.service';
+import { WebhookDeliveryService } from './webhook-delivery.service';
 import { HostResolver, WebhookSender } from './webhook-sender';
 import { webhookWorkerProvider } from './webhook-worker';
 import { WebhooksController } from './webhooks.controller';
@@ -31,12 +30,6 @@ import { WebhooksService } from './webhooks.service';
     EventsRetention,
     webhookWorkerProvider,
     eventsRetentionJobProvider,
-    // Delivery outcomes counted in GET /metrics (webhook_deliveries_total).
-    {
-      provide: DELIVERY_OUTCOME_COUNTER,
-      inject: [MetricsService],
-      useFactory: (metrics: MetricsService): DeliveryOutcomeCounter => (outcome) => metrics.webhookDeliveries.inc({ outcome }),
-    },
   ],
   exports: [EventsService, WebhooksService, EventsRetention],
 })

@@ -1,5 +1,6 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { BuildInfo } from '../common/build-info';
+import { Telemetry, type WebhookDeliveryOutcome } from '../common/telemetry/telemetry';
 import { discordMessage, playersOf } from './discord-message';
 import { PING_TYPE } from './event.types';
 import { EventsRepository, WebhookRecord } from './events.repository';
@@ -15,14 +16,8 @@ export interface AttemptResult {
   rateLimitedMs?: number;
 }
 
-export type DeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'rate_limited';
-
-/**
- * Where delivery outcomes are counted (docs/operations.md, Metrics). The
- * metrics module provides it; without one nothing is counted.
- */
-export const DELIVERY_OUTCOME_COUNTER = Symbol('DELIVERY_OUTCOME_COUNTER');
-export type DeliveryOutcomeCounter = (outcome: DeliveryOutcome) => void;
+/** What one delivery attempt came to, as counted in `webhook_deliveries_total` (docs/operations.md, Metrics). */
+export type DeliveryOutcome = WebhookDeliveryOutcome;
 
 /** What gets sent: an event of the feed, or the test ping (id null). */
 export interface OutgoingEvent {
@@ -48,13 +43,13 @@ export class WebhookDeliveryService {
     private readonly sender: WebhookSender,
     private readonly repository: EventsRepository,
     buildInfo: BuildInfo,
-    @Optional() @Inject(DELIVERY_OUTCOME_COUNTER) private readonly counter?: DeliveryOutcomeCounter,
+    private readonly telemetry: Telemetry,
   ) {
     this.userAgent = `community-service-webhooks/${buildInfo.version}`;
   }
 
   count(outcome: DeliveryOutcome): void {
-    this.counter?.(outcome);
+    this.telemetry.webhookDelivery(outcome);
   }
 
   async attempt(webhook: WebhookRecord, deliveryId: string, event: OutgoingEvent, signal?: AbortSignal): Promise<AttemptResult> {

@@ -1,12 +1,12 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 
 /**
- * Metrics (docs/operations.md, Metrics). Global so that any feature can inject MetricsService and move its
- * counter; the request metrics and process metrics are wired by the app factory (HTTP only).
+ * `GET /metrics` (docs/operations.md, Metrics): the scrape route and its access rule. Features
+ * count through Telemetry (src/common/telemetry/), not through this module; the app factory
+ * turns the process metrics on (HTTP only).
  */
-@Global()
 @Module({
   controllers: [MetricsController],
   providers: [MetricsService],

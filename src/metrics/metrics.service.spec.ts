@@ -1,3 +1,4 @@
+import { Telemetry } from '../common/telemetry/telemetry';
 import { MetricsService } from './metrics.service';
 
 /** The value of one sample line of the text format, or undefined when the line is absent. */
@@ -8,13 +9,13 @@ function sample(text: string, line: string): number | undefined {
 
 describe(MetricsService.name, () => {
   it('counts requests by route template, method and status, with cumulative duration buckets', async () => {
-    const metrics = new MetricsService();
-    metrics.observeRequest('/cities/:id', 'GET', 200, 0.4);
-    metrics.observeRequest('/cities/:id', 'GET', 200, 1);
-    metrics.observeRequest('/cities/:id', 'GET', 200, 30);
-    metrics.observeRequest('/cities/:id', 'GET', 404, 2);
-    metrics.observeRequest(undefined, 'POST', 404, 20_000);
-    const text = await metrics.render();
+    const telemetry = new Telemetry();
+    telemetry.observeRequest('/cities/:id', 'GET', 200, 0.4);
+    telemetry.observeRequest('/cities/:id', 'GET', 200, 1);
+    telemetry.observeRequest('/cities/:id', 'GET', 200, 30);
+    telemetry.observeRequest('/cities/:id', 'GET', 404, 2);
+    telemetry.observeRequest(undefined, 'POST', 404, 20_000);
+    const text = await new MetricsService(telemetry).render();
 
     const cities = 'route="/cities/:id",method="GET",status="200"';
     expect(sample(text, `http_requests_total{${cities}}`)).toBe(3);
@@ -34,7 +35,7 @@ describe(MetricsService.name, () => {
   });
 
   it('shows every known outcome at zero before the first event', async () => {
-    const text = await new MetricsService().render();
+    const text = await new MetricsService(new Telemetry()).render();
     expect(sample(text, 'database_errors_total{kind="deadlock"}')).toBe(0);
     expect(sample(text, 'database_deadlock_retries_total')).toBe(0);
     expect(sample(text, 'rate_limit_refusals_total{limit="account-slowdown"}')).toBe(0);
@@ -44,8 +45,25 @@ describe(MetricsService.name, () => {
     expect(text).not.toContain('process_cpu_user_seconds_total');
   });
 
+  it('renders what Telemetry counted, by label', async () => {
+    const telemetry = new Telemetry();
+    telemetry.databaseError('unavailable');
+    telemetry.deadlockRetry();
+    telemetry.rateLimitRefusal('address');
+    telemetry.rateLimitRefusal('address');
+    telemetry.banlistRun('stopped');
+    telemetry.webhookDelivery('rate_limited');
+    const text = await new MetricsService(telemetry).render();
+    expect(sample(text, 'database_errors_total{kind="unavailable"}')).toBe(1);
+    expect(sample(text, 'database_deadlock_retries_total')).toBe(1);
+    expect(sample(text, 'rate_limit_refusals_total{limit="address"}')).toBe(2);
+    expect(sample(text, 'rate_limit_refusals_total{limit="requests"}')).toBe(0);
+    expect(sample(text, 'banlist_sync_runs_total{outcome="stopped"}')).toBe(1);
+    expect(sample(text, 'webhook_deliveries_total{outcome="rate_limited"}')).toBe(1);
+  });
+
   it('adds the process metrics on request, once', async () => {
-    const metrics = new MetricsService();
+    const metrics = new MetricsService(new Telemetry());
     metrics.collectProcessMetrics();
     metrics.collectProcessMetrics();
     const text = await metrics.render();

@@ -1,98 +1,27 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
-import type { RefusalRule } from '../security/brute-force.limiter';
-import { RequestMetrics } from './request-metrics';
-
-export type DatabaseErrorKind = 'unavailable' | 'deadlock' | 'query';
-/** `requests`: the per-address request limit; the others: the rule of the sign-in limits that refused (SECURITY.md). */
-export type RateLimitName = 'requests' | RefusalRule;
-export type BanlistRunOutcome = 'finished' | 'stopped' | 'skipped' | 'failed';
-/** The events module's DeliveryOutcome: a 2xx, a failed attempt to retry, given up, or Discord's 429 (not an attempt). */
-export type WebhookDeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'rate_limited';
+import { collectDefaultMetrics } from 'prom-client';
+import { Telemetry } from '../common/telemetry/telemetry';
 
 /**
- * Every metric of `GET /metrics` (docs/operations.md, Metrics), in one registry per application (not
- * prom-client's global one, so several applications in one process, as in the tests, do not
- * collide). Features inject this service and move the counter that concerns them, e.g.
- * `metrics.webhookDeliveries.inc({ outcome: 'delivered' })`.
+ * `GET /metrics` (docs/operations.md, Metrics): renders what the application counted through
+ * Telemetry, plus the process's own metrics when the HTTP server asks for them. Counting itself
+ * is Telemetry's: features never come here.
  */
 @Injectable()
 export class MetricsService {
-  readonly registry = new Registry();
-
-  /** `http_requests_total` and `http_request_duration_seconds`, by route template, method and status. */
-  private readonly requests = new RequestMetrics(this.registry);
-
-  /** Database errors that ended a request: unreachable/busy (503), deadlock victim after the retries, or another query error (500). */
-  readonly databaseErrors = new Counter({
-    name: 'database_errors_total',
-    help: 'Database errors that ended a request, by kind (unavailable, deadlock, query).',
-    labelNames: ['kind'] as const,
-    registers: [this.registry],
-  });
-
-  /** Transactions run again because InnoDB chose them as a deadlock victim (MySQL/MariaDB). */
-  readonly deadlockRetries = new Counter({
-    name: 'database_deadlock_retries_total',
-    help: 'Write transactions retried after a deadlock.',
-    registers: [this.registry],
-  });
-
-  /** 429 answers, by limit: `requests` (per address), or the sign-in rule: `account-address`, `address`, `account-slowdown`. */
-  readonly rateLimitRefusals = new Counter({
-    name: 'rate_limit_refusals_total',
-    help: 'Requests refused with 429, by limit (requests, account-address, address, account-slowdown).',
-    labelNames: ['limit'] as const,
-    registers: [this.registry],
-  });
-
-  /**
-   * Ban-list sync runs started on this instance: finished, stopped (the circuit breaker: the
-   * upstream timed out too often in a row), skipped (another run held the lease) or failed.
-   */
-  readonly banlistRuns = new Counter({
-    name: 'banlist_sync_runs_total',
-    help: 'Ban-list sync runs, by outcome (finished, stopped, skipped, failed).',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
-
-  /** Webhook delivery attempts: delivered (2xx), retry (failed, tried again later), failed (given up), rate_limited (Discord's 429). */
-  readonly webhookDeliveries = new Counter({
-    name: 'webhook_deliveries_total',
-    help: 'Webhook delivery attempts, by outcome (delivered, retry, failed, rate_limited).',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
-
   private processMetrics = false;
 
-  constructor() {
-    // Known label values start at 0, so a dashboard sees the series before the first event.
-    (['unavailable', 'deadlock', 'query'] satisfies DatabaseErrorKind[]).forEach((kind) => this.databaseErrors.inc({ kind }, 0));
-    (['requests', 'account-address', 'address', 'account-slowdown'] satisfies RateLimitName[]).forEach((limit) => this.rateLimitRefusals.inc({ limit }, 0));
-    (['finished', 'stopped', 'skipped', 'failed'] satisfies BanlistRunOutcome[]).forEach((outcome) => this.banlistRuns.inc({ outcome }, 0));
-    (['delivered', 'retry', 'failed', 'rate_limited'] satisfies WebhookDeliveryOutcome[]).forEach((outcome) => this.webhookDeliveries.inc({ outcome }, 0));
-  }
+  constructor(private readonly telemetry: Telemetry) {}
 
   /** The process's own metrics (CPU, memory, event loop, GC); the HTTP server turns them on, the CLI does not. */
   collectProcessMetrics(): void {
     if (!this.processMetrics) {
       this.processMetrics = true;
-      collectDefaultMetrics({ register: this.registry });
+      collectDefaultMetrics({ register: this.telemetry.registry });
     }
   }
 
-  /** Counts one answered request; called once per response by the onResponse hook. */
-  observeRequest(route: string | undefined, method: string, status: number, elapsedMs: number): void {
-    this.requests.observe(route, method, status, elapsedMs / 1000);
-  }
-
-  get contentType(): string {
-    return this.registry.contentType;
-  }
-
   render(): Promise<string> {
-    return this.registry.metrics();
+    return this.telemetry.registry.metrics();
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from '../common/errors/api-error';
+import { Telemetry } from '../common/telemetry/telemetry';
 import { AppConfig } from '../config/app-config';
 import { KnownAddresses } from './known-addresses';
 import { createLimiter, isLimiterVerdict } from './limiter-factory';
@@ -14,7 +15,7 @@ export type AttemptKind = 'sign-in' | 'register' | 'password-reset' | 'password-
 /** The rule that refused an attempt (SECURITY.md, "Sign-in limits"). */
 export type RefusalRule = 'account-address' | 'address' | 'account-slowdown';
 
-/** Told of every refusal, e.g. to count it in metrics. */
+/** Told of every refusal (the sign-in limits' e2e test listens). */
 export type RefusalListener = (rule: RefusalRule, kind: AttemptKind) => void;
 
 /**
@@ -83,7 +84,11 @@ export class BruteForceLimiter {
   private readonly listeners: RefusalListener[] = [];
   private readonly logger = new Logger('BruteForce');
 
-  constructor(config: AppConfig, redis: RedisConnection) {
+  constructor(
+    config: AppConfig,
+    redis: RedisConnection,
+    private readonly telemetry: Telemetry,
+  ) {
     const scale = config.RATE_LIMIT_TIME_SCALE;
     const scaled = (policy: LimitPolicy): LimitPolicy => ({ ...policy, durationSeconds: scaledSeconds(policy.durationSeconds, scale) });
     this.seconds = {
@@ -106,7 +111,7 @@ export class BruteForceLimiter {
     }
   }
 
-  /** Registers a listener told of every refusal (metrics). */
+  /** Registers a listener told of every refusal. */
   onRefusal(listener: RefusalListener): void {
     this.listeners.push(listener);
   }
@@ -188,8 +193,9 @@ export class BruteForceLimiter {
     }
   }
 
-  /** The one place where a credential check is refused: listeners (metrics) hear of it here. */
+  /** The one place where a credential check is refused: counted, and listeners hear of it here. */
   private refuse(kind: AttemptKind, refusal: Refusal): never {
+    this.telemetry.rateLimitRefusal(refusal.rule);
     for (const listener of this.listeners) {
       listener(refusal.rule, kind);
     }

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { Telemetry } from '../common/telemetry/telemetry';
 import { AppConfig } from '../config/app-config';
-import { MetricsService } from '../metrics/metrics.service';
 import { createLimiter, isLimiterVerdict, toLimitState } from './limiter-factory';
 import { rateLimited, rateLimitHeaders } from './rate-limit-response';
 import { RATE_LIMITS } from './rate-limits';
@@ -21,7 +21,7 @@ export class RequestRateLimiter {
   constructor(
     config: AppConfig,
     redis: RedisConnection,
-    private readonly metrics: MetricsService,
+    private readonly telemetry: Telemetry,
   ) {
     this.enabled = config.RATE_LIMIT_ENABLED;
     this.limiter = this.enabled ? createLimiter(RATE_LIMITS.perIp, redis) : undefined;
@@ -41,7 +41,7 @@ export class RequestRateLimiter {
         this.logger.error({ msg: 'rate limiter failed; request let through', err: rejection });
         return;
       }
-      this.metrics.rateLimitRefusals.inc({ limit: 'requests' });
+      this.telemetry.rateLimitRefusal('requests');
       throw rateLimited('limits.tooManyRequests', toLimitState(RATE_LIMITS.perIp, rejection));
     }
     void reply.headers(rateLimitHeaders(toLimitState(RATE_LIMITS.perIp, result)));

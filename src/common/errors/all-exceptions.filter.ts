@@ -1,9 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { databaseErrorKind } from '../../database/database-errors';
-import { MetricsService } from '../../metrics/metrics.service';
 import { BuildInfo } from '../build-info';
 import { RouteTable } from '../http/route-table';
+import { Telemetry } from '../telemetry/telemetry';
 import { ApiError } from './api-error';
 import { toErrorResponse } from './error-response';
 import { msg } from './messages';
@@ -16,7 +16,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   constructor(
     private readonly build: BuildInfo,
     private readonly routes: RouteTable,
-    private readonly metrics: MetricsService,
+    private readonly telemetry: Telemetry,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -25,7 +25,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const databaseError = databaseErrorKind(exception);
     if (databaseError) {
-      this.metrics.databaseErrors.inc({ kind: databaseError });
+      this.telemetry.databaseError(databaseError);
     }
     sendError(this.translateUnmatched(exception, request), request, reply, this.build.version, this.logger);
   }
