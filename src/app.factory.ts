@@ -19,8 +19,10 @@ import { REDACTED_PATHS, redactUrl } from './common/logging/redact';
 import { finishDocument } from './common/openapi/openapi-document';
 import { Telemetry } from './common/telemetry/telemetry';
 import { AppConfig } from './config/app-config';
+import { captchaProviderFor, consoleCsp, isConsolePath } from './console/console-csp';
+import { isMapPath, PUBLIC_MAP_HEADERS } from './maps/map-file';
 import { MetricsService } from './metrics/metrics.service';
-import { registerHttpHygiene, registerRateLimit } from './security/http-security';
+import { PathHeaders, registerHttpHygiene, registerRateLimit } from './security/http-security';
 import { transportErrorHandlers } from './security/transport-errors';
 
 const SMALL_BODY_LIMIT = 64 * 1024;
@@ -66,6 +68,16 @@ function registerResponseHook(fastify: FastifyInstance, telemetry: Telemetry, lo
     }
     done();
   });
+}
+
+/** The headers the console's and the maps' paths lay over the API's (docs/console-and-maps.md). */
+function featureHeaders(config: AppConfig): PathHeaders[] {
+  return [
+    // The console page: its own scripts and styles, and the CAPTCHA provider's only when a site key is set (docs/console-and-maps.md, What the console does).
+    { matches: isConsolePath, headers: { 'content-security-policy': consoleCsp(config.RECAPTCHA_SITE_KEY ? captchaProviderFor(config.RECAPTCHA_VERIFY_URL) : undefined) } },
+    // Maps are public files (docs/console-and-maps.md, Maps): any site may load them, errors included.
+    { matches: isMapPath, headers: PUBLIC_MAP_HEADERS },
+  ];
 }
 
 /** Builds the whole HTTP application (not yet listening); used by main.ts, the benchmark and the e2e tests. */
@@ -114,7 +126,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     }
     route.bodyLimit = route.url.startsWith('/game-server') ? LARGE_BODY_LIMIT : SMALL_BODY_LIMIT;
   });
-  await registerHttpHygiene(fastify, config);
+  await registerHttpHygiene(fastify, config, featureHeaders(config));
   registerBodyParsers(fastify);
   fastify.addHook('onRequest', (request, _reply, done) => {
     try {

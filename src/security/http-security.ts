@@ -4,8 +4,6 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { isDocsPath } from '../common/http/envelope.hook';
-import { captchaProviderFor, consoleCsp, isConsolePath } from '../console/console-csp';
-import { isMapPath, PUBLIC_MAP_HEADERS } from '../maps/map-file';
 import type { AppConfig } from '../config/app-config';
 import { RequestRateLimiter } from './request-rate-limiter';
 
@@ -25,6 +23,16 @@ const HELMET_OPTIONS: HelmetOptions = {
 export const DOCS_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
   "connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
+
+/**
+ * Headers that a part of the URL space lays over the API's own, e.g. the console page's CSP or
+ * the maps' public CORS headers (docs/console-and-maps.md). The app factory hands them over, so
+ * this cross-cutting module knows no feature; the first part whose `matches` is true wins.
+ */
+export interface PathHeaders {
+  matches(url: string | undefined): boolean;
+  headers: Readonly<Record<string, string>>;
+}
 
 /** CORS_ORIGINS: comma-separated origins (`https://club.example.org`); `*` allows any origin. */
 export function parseCorsOrigins(value: string | undefined): string[] {
@@ -54,23 +62,19 @@ function corsOptions(origins: string[]): FastifyCorsOptions {
  * adds its routes, so they cover every response (errors and 404s included). One onSend hook sets
  * all of a response's fixed headers: each hook is a step of every request.
  */
-export async function registerHttpHygiene(fastify: FastifyInstance, config: AppConfig): Promise<void> {
+export async function registerHttpHygiene(fastify: FastifyInstance, config: AppConfig, parts: readonly PathHeaders[] = []): Promise<void> {
   // Our helmet headers do not depend on the request, so helmet runs once here instead of once
   // per response (@fastify/helmet builds a new middleware per request: ~3% of a read's CPU).
   const apiHeaders = helmetHeaders(HELMET_OPTIONS);
   const docsHeaders = { ...apiHeaders, 'content-security-policy': DOCS_CSP };
-  // Maps are public files (docs/console-and-maps.md, Maps): any site may load them, errors included.
-  const mapHeaders = { ...apiHeaders, ...PUBLIC_MAP_HEADERS };
-  // The console page: its own scripts and styles, and the CAPTCHA provider's only when a site key is set (docs/console-and-maps.md, What the console does).
-  const consoleHeaders = {
-    ...apiHeaders,
-    'content-security-policy': consoleCsp(config.RECAPTCHA_SITE_KEY ? captchaProviderFor(config.RECAPTCHA_VERIFY_URL) : undefined),
-  };
+  // Merged once here, not per response.
+  const partHeaders = parts.map((part) => ({ matches: part.matches, headers: { ...apiHeaders, ...part.headers } }));
+  const headersFor = (url: string): Record<string, string> => partHeaders.find((part) => part.matches(url))?.headers ?? apiHeaders;
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if (isDocsPath(request.url)) {
       void reply.headers(docsHeaders);
     } else {
-      void reply.headers(isConsolePath(request.url) ? consoleHeaders : isMapPath(request.url) ? mapHeaders : apiHeaders);
+      void reply.headers(headersFor(request.url));
       if (!reply.hasHeader('cache-control')) {
         // Responses carry tokens and keys: no shared or browser cache may keep them.
         void reply.header('cache-control', 'no-store');
