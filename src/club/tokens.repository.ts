@@ -5,7 +5,6 @@ import { DataVersions } from '../database/data-versions';
 import { ReadCache } from '../database/read-cache';
 import { SqlReader } from '../database/sql-reader';
 import { dateOf } from '../database/transformers';
-import { UserKey } from '../user-keys/user-key.entity';
 import { ClubAccount, ClubGroup } from './club-account.entity';
 import type { ClubSession } from './club-session';
 import { ClubToken } from './club-token.entity';
@@ -16,14 +15,6 @@ export interface TokenSession extends ClubSession {
   loggedOut: boolean;
   /** The account's newest token (issuing one supersedes the rest). */
   current: boolean;
-}
-
-/** A stored user key, whatever its state. */
-export interface UserKeyRecord {
-  id: number;
-  playerUuid: string;
-  expiresAt: Date;
-  spent: boolean;
 }
 
 interface SessionRow {
@@ -41,13 +32,6 @@ interface SessionRow {
   permission: string | null;
 }
 
-interface UserKeyRow {
-  id: number | string;
-  playerUuid: string;
-  expiresAt: Date | string;
-  spentAt: Date | string | null;
-}
-
 // Every authenticated request passes here: one indexed join, no hydration.
 const SESSION_SQL = `
   SELECT t.id AS tokenId, t.expires_at AS expiresAt, t.logged_out_at AS loggedOutAt,
@@ -57,7 +41,6 @@ const SESSION_SQL = `
   JOIN club_accounts a ON a.id = t.account_id
   JOIN players p ON p.uuid = a.player_uuid
   WHERE t.token_hash = ?`;
-const USER_KEY_SQL = 'SELECT id, player_uuid AS playerUuid, expires_at AS expiresAt, spent_at AS spentAt FROM user_keys WHERE key_hash = ?';
 
 function toTokenSession(row: SessionRow): TokenSession {
   return {
@@ -76,11 +59,7 @@ function toTokenSession(row: SessionRow): TokenSession {
   };
 }
 
-function toUserKey(row: UserKeyRow): UserKeyRecord {
-  return { id: Number(row.id), playerUuid: row.playerUuid, expiresAt: dateOf(row.expiresAt), spent: row.spentAt !== null };
-}
-
-/** Club tokens (sign-in sessions) and user keys (single-use keys from the game): both stored as hashes. */
+/** Club tokens (sign-in sessions), stored as hashes. User keys have their own repository in src/user-keys/. */
 @Injectable()
 export class TokensRepository {
   /**
@@ -125,27 +104,5 @@ export class TokensRepository {
 
   async logOut(tx: Transaction, tokenId: number, at: Date): Promise<void> {
     await tx.update(ClubToken, { id: tokenId }, { loggedOutAt: at });
-  }
-
-  /** Replaces a player's user key (one per player). */
-  async replaceUserKey(tx: Transaction, playerUuid: string, keyHash: string, createdAt: Date, expiresAt: Date): Promise<void> {
-    await tx.delete(UserKey, { playerUuid });
-    await tx.insert(UserKey, { playerUuid, keyHash, createdAt, expiresAt, spentAt: null });
-  }
-
-  async getUserKey(keyHash: string): Promise<UserKeyRecord | null> {
-    const row = await this.reader.one<UserKeyRow>(USER_KEY_SQL, [keyHash]);
-    return row ? toUserKey(row) : null;
-  }
-
-  /** Spends an unspent, unexpired key; false when another request spent it first (or it expired). */
-  async spendUserKey(tx: Transaction, id: number, now: Date): Promise<boolean> {
-    const result = await tx
-      .createQueryBuilder()
-      .update(UserKey)
-      .set({ spentAt: now })
-      .where('id = :id AND spent_at IS NULL AND expires_at > :now', { id, now })
-      .execute();
-    return result.affected === 1;
   }
 }

@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ClubTokensModule } from '../club/club-tokens.module';
 import { GameServerUserKeysController } from './game-server-user-keys.controller';
 import { UserKey } from './user-key.entity';
+import { UserKeysRepository } from './user-keys.repository';
 import { UserKeysService } from './user-keys.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserKey]), ClubTokensModule],
+  imports: [TypeOrmModule.forFeature([UserKey])],
   controllers: [GameServerUserKeysController],
-  providers: [UserKeysService],
+  providers: [UserKeysRepository, UserKeysService],
   exports: [UserKeysService],
 })
 export class UserKeysModule {}

@@ -6,7 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/database-errors';
 import { Transaction, UnitOfWork } from '../database/unit-of-work';
 import { PlayersService } from '../players/players.service';
-import { TokensRepository } from '../club/tokens.repository';
+import { UserKeysRepository } from './user-keys.repository';
 
 /** A user key that was valid when read; it is spent only inside the transaction that uses it. */
 export interface PendingUserKey {
@@ -17,7 +17,7 @@ export interface PendingUserKey {
 @Injectable()
 export class UserKeysService {
   constructor(
-    private readonly tokens: TokensRepository,
+    private readonly userKeys: UserKeysRepository,
     private readonly players: PlayersService,
     private readonly unitOfWork: UnitOfWork,
     private readonly config: AppConfig,
@@ -32,7 +32,7 @@ export class UserKeysService {
     const write = (): Promise<void> =>
       this.unitOfWork.transaction(async (tx) => {
         await this.players.ensure(playerUuid, mcid, tx);
-        await this.tokens.replaceUserKey(tx, playerUuid, hashSecret(userkey), now, expiresAt);
+        await this.userKeys.replace(tx, playerUuid, hashSecret(userkey), now, expiresAt);
       });
     try {
       await write();
@@ -51,7 +51,7 @@ export class UserKeysService {
     if (!USER_KEY_PATTERN.test(userkey)) {
       throw ApiError.unauthorized('userKey.invalid');
     }
-    const key = await this.tokens.getUserKey(hashSecret(userkey));
+    const key = await this.userKeys.getByHash(hashSecret(userkey));
     if (!key) {
       throw ApiError.unauthorized('userKey.replaced');
     }
@@ -69,7 +69,7 @@ export class UserKeysService {
    * concurrent requests: exactly one sees a changed row, the others get 401 and roll back.
    */
   async spend(tx: Transaction, key: PendingUserKey): Promise<void> {
-    if (!(await this.tokens.spendUserKey(tx, key.id, new Date()))) {
+    if (!(await this.userKeys.spend(tx, key.id, new Date()))) {
       throw ApiError.unauthorized('userKey.used');
     }
   }

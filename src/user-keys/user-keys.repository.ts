@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { SqlReader } from '../database/sql-reader';
+import { dateOf } from '../database/transformers';
+import type { Transaction } from '../database/unit-of-work';
+import { UserKey } from './user-key.entity';
+
+/** A stored user key, whatever its state. */
+export interface UserKeyRecord {
+  id: number;
+  playerUuid: string;
+  expiresAt: Date;
+  spent: boolean;
+}
+
+interface UserKeyRow {
+  id: number | string;
+  playerUuid: string;
+  expiresAt: Date | string;
+  spentAt: Date | string | null;
+}
+
+const USER_KEY_SQL = 'SELECT id, player_uuid AS playerUuid, expires_at AS expiresAt, spent_at AS spentAt FROM user_keys WHERE key_hash = ?';
+
+function toUserKey(row: UserKeyRow): UserKeyRecord {
+  return { id: Number(row.id), playerUuid: row.playerUuid, expiresAt: dateOf(row.expiresAt), spent: row.spentAt !== null };
+}
+
+/** User keys (single-use keys from the game, stored as hashes): the one owner of `user_keys`. */
+@Injectable()
+export class UserKeysRepository {
+  constructor(private readonly reader: SqlReader) {}
+
+  /** Replaces a player's user key (one per player). */
+  async replace(tx: Transaction, playerUuid: string, keyHash: string, createdAt: Date, expiresAt: Date): Promise<void> {
+    await tx.delete(UserKey, { playerUuid });
+    await tx.insert(UserKey, { playerUuid, keyHash, createdAt, expiresAt, spentAt: null });
+  }
+
+  async getByHash(keyHash: string): Promise<UserKeyRecord | null> {
+    const row = await this.reader.one<UserKeyRow>(USER_KEY_SQL, [keyHash]);
+    return row ? toUserKey(row) : null;
+  }
+
+  /** Spends an unspent, unexpired key; false when another request spent it first (or it expired). */
+  async spend(tx: Transaction, id: number, now: Date): Promise<boolean> {
+    const result = await tx
+      .createQueryBuilder()
+      .update(UserKey)
+      .set({ spentAt: now })
+      .where('id = :id AND spent_at IS NULL AND expires_at > :now', { id, now })
+      .execute();
+    return result.affected === 1;
+  }
+}
