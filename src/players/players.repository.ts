@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Transaction } from '../database/unit-of-work';
-import { DataSource, In } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { PlayerIdentifier } from '../common/identifiers';
 import { datetimeParameter, executeCountingRows, insertIgnore, isMysql } from '../database/affected-rows';
 import { DataVersions } from '../database/data-versions';
 import { ReadCache } from '../database/read-cache';
 import { SqlReader } from '../database/sql-reader';
-import { dateOf, isoTime } from '../database/transformers';
-import { Achievement } from '../users/achievement.entity';
-import type { LoginInput, PlayerLoginSummary } from '../users/login-batch';
+import { chunks } from '../database/chunks';
+import { dateOf } from '../database/transformers';
+import type { PlayerLoginSummary } from './player-login-summary';
 import { Player } from './player.entity';
 
 /** A player as every read returns it: a plain object with the entity's fields (not a managed entity). */
@@ -20,28 +20,6 @@ export interface OwnerNames {
   uuid: string;
   mcid: string | null;
   chatid: string | null;
-}
-
-export interface AchievementDefinition {
-  id: number;
-  title: string;
-  description: string;
-  hidden: boolean;
-}
-
-export interface UnlockInput {
-  uuid: string;
-  achievementId: number;
-  unlockedAt: Date;
-}
-
-/** The achievement object (docs/game-server.md). */
-export interface AchievementView {
-  id: number;
-  title: string;
-  description: string;
-  hidden: boolean;
-  unlockedAt: string;
 }
 
 /** A `players` row as the reads select it: raw driver values (DATETIME as text on SQLite, Date on MySQL). */
@@ -56,14 +34,6 @@ interface PlayerRow {
   createdAt: Date | string;
 }
 
-interface UnlockedRow {
-  id: number | string;
-  title: string;
-  description: string;
-  hidden: number | boolean | string;
-  unlockedAt: Date | string;
-}
-
 const PLAYER = `SELECT uuid, mcid, mcid_key AS mcidKey, chatid, permission, first_login AS firstLogin, last_login AS lastLogin, created_at AS createdAt FROM players`;
 const BY_UUID_SQL = `${PLAYER} WHERE uuid = ?`;
 const BY_MCID_SQL = `${PLAYER} WHERE mcid_key = ? ORDER BY last_login DESC, created_at DESC LIMIT 1`;
@@ -75,18 +45,9 @@ const LOGGED_IN_SQL: Record<PlayerIdentifier['kind'], string> = {
   mcid: `${PLAYER} WHERE mcid_key = ? AND last_login >= ? ORDER BY last_login DESC LIMIT 1`,
 };
 const CHAT_HOLDER_SQL = 'SELECT uuid FROM players WHERE chatid = ?';
-const FIRST_LOGIN_SINCE_SQL = 'SELECT MIN(logged_in_at) AS loggedInAt FROM login_records WHERE player_uuid = ? AND logged_in_at >= ?';
-// Served by UQ_achievement_unlocks_player_achievement (a player's few unlocks, sorted after the seek).
-const UNLOCKED_SQL =
-  'SELECT unlocked.achievement_id AS id, definition.title, definition.description, definition.hidden, unlocked.unlocked_at AS unlockedAt ' +
-  'FROM achievement_unlocks unlocked INNER JOIN achievements definition ON definition.id = unlocked.achievement_id ' +
-  'WHERE unlocked.player_uuid = ? ORDER BY unlocked.unlocked_at ASC, unlocked.achievement_id ASC';
-const ACHIEVEMENT_TOTAL_SQL = 'SELECT COUNT(*) AS total FROM achievements';
 
 /** Rows per upsert statement: 7 parameters each stays far below SQLite's and MySQL's placeholder limits. */
 const UPSERT_CHUNK = 500;
-/** Rows per login-record INSERT (4 parameters each): within SQLite's placeholder limit at any import batch size. */
-const INSERT_CHUNK = 1000;
 
 /** The one mapping of a `players` row. */
 function toPlayer(row: PlayerRow | undefined): PlayerRecord | null {
@@ -105,31 +66,13 @@ function toPlayer(row: PlayerRow | undefined): PlayerRecord | null {
   };
 }
 
-function toAchievementView(row: UnlockedRow): AchievementView {
-  return {
-    id: Number(row.id),
-    title: row.title,
-    description: row.description,
-    // SQLite and MySQL hand booleans back as 0/1.
-    hidden: row.hidden === true || Number(row.hidden) === 1,
-    unlockedAt: isoTime(row.unlockedAt)!,
-  };
-}
-
 function placeholders(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
 }
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += size) {
-    result.push(items.slice(start, start + size));
-  }
-  return result;
-}
-
 /**
- * Every query of the player aggregate: players, their login records, chat links and achievements.
+ * Every query of `players`: the records, names and chat links. Login records and achievements
+ * are the users feature's own tables and repositories (src/users/).
  * Hot reads go through SqlReader's prepared statements (committed data only); `tx` methods run
  * inside the caller's UnitOfWork transaction.
  */
@@ -252,64 +195,5 @@ export class PlayersRepository {
         ]),
       );
     }
-  }
-
-  /** Stores login records, skipping exact repeats (same player and time); returns how many were new. */
-  async insertLogins(tx: Transaction, records: readonly LoginInput[]): Promise<number> {
-    let inserted = 0;
-    for (const chunk of chunks(records, INSERT_CHUNK)) {
-      inserted += await executeCountingRows(
-        tx,
-        `${insertIgnore(tx)} INTO login_records (player_uuid, mcid, logged_in_at, permission) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
-        chunk.flatMap((record) => [record.uuid, record.mcid, datetimeParameter(tx, record.loggedInAt), record.permission]),
-      );
-    }
-    return inserted;
-  }
-
-  /** The first login at or after `since`. */
-  async getFirstLoginSince(uuid: string, since: Date): Promise<Date | null> {
-    const row = await this.reader.one<{ loggedInAt: Date | string | null }>(FIRST_LOGIN_SINCE_SQL, [uuid, datetimeParameter(this.dataSource.manager, since)]);
-    return row?.loggedInAt ? dateOf(row.loggedInAt) : null;
-  }
-
-  /** Which of `ids` are defined achievements. */
-  async getDefinedAchievementIds(tx: Transaction, ids: readonly number[]): Promise<Set<number>> {
-    if (ids.length === 0) {
-      return new Set();
-    }
-    const rows = await tx.find(Achievement, { select: { id: true }, where: { id: In([...ids]) } });
-    return new Set(rows.map((row) => row.id));
-  }
-
-  async insertAchievements(tx: Transaction, definitions: readonly AchievementDefinition[], now: Date): Promise<void> {
-    if (definitions.length > 0) {
-      await tx.insert(
-        Achievement,
-        definitions.map((definition) => ({ ...definition, createdAt: now, updatedAt: now })),
-      );
-    }
-  }
-
-  async updateAchievement(tx: Transaction, definition: AchievementDefinition, now: Date): Promise<void> {
-    await tx.update(Achievement, { id: definition.id }, { title: definition.title, description: definition.description, hidden: definition.hidden, updatedAt: now });
-  }
-
-  /** Stores unlocks, skipping repeats (same player and achievement); returns how many were new. */
-  async insertUnlocks(tx: Transaction, items: readonly UnlockInput[], now: Date): Promise<number> {
-    return executeCountingRows(
-      tx,
-      `${insertIgnore(tx)} INTO achievement_unlocks (player_uuid, achievement_id, unlocked_at, created_at) VALUES ${items.map(() => '(?, ?, ?, ?)').join(', ')}`,
-      items.flatMap((item) => [item.uuid.toLowerCase(), item.achievementId, datetimeParameter(tx, item.unlockedAt), datetimeParameter(tx, now)]),
-    );
-  }
-
-  /** A player's unlocked achievements, oldest first. */
-  async getUnlocked(uuid: string): Promise<AchievementView[]> {
-    return (await this.reader.all<UnlockedRow>(UNLOCKED_SQL, [uuid])).map(toAchievementView);
-  }
-
-  async countAchievements(): Promise<number> {
-    return Number((await this.reader.one<{ total: number | string }>(ACHIEVEMENT_TOTAL_SQL))?.total ?? 0);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { PlayerIdentifier } from '../common/identifiers';
 import { DataVersions } from '../database/data-versions';
 import { Transaction, UnitOfWork } from '../database/unit-of-work';
-import type { PlayerLoginSummary } from '../users/login-batch';
+import type { PlayerLoginSummary } from './player-login-summary';
 import { OwnerNames, PlayerRecord, PlayersRepository } from './players.repository';
 
 /** True when a city list would show an owner differently after the write. */

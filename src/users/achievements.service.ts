@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { msg } from '../common/errors/messages';
 import { ApiError } from '../common/errors/api-error';
 import { UnitOfWork } from '../database/unit-of-work';
-import { AchievementDefinition, AchievementView, PlayersRepository, UnlockInput } from '../players/players.repository';
+import { AchievementDefinition, AchievementsRepository, AchievementView, UnlockInput } from './achievements.repository';
 import { UsersService } from './users.service';
 
 @Injectable()
@@ -10,7 +10,7 @@ export class AchievementsService {
   constructor(
     private readonly users: UsersService,
     private readonly unitOfWork: UnitOfWork,
-    private readonly repository: PlayersRepository,
+    private readonly repository: AchievementsRepository,
   ) {}
 
   /** Creates or replaces definitions by id, all in one transaction. */
@@ -20,18 +20,18 @@ export class AchievementsService {
       throw ApiError.invalidField('achievements', msg('achievements.duplicate', { id: duplicate.id }));
     }
     await this.unitOfWork.transaction(async (tx) => {
-      const existing = await this.repository.getDefinedAchievementIds(
+      const existing = await this.repository.getDefinedIds(
         tx,
         definitions.map((definition) => definition.id),
       );
       const now = new Date();
-      await this.repository.insertAchievements(
+      await this.repository.insertDefinitions(
         tx,
         definitions.filter((definition) => !existing.has(definition.id)),
         now,
       );
       for (const definition of definitions.filter((item) => existing.has(item.id))) {
-        await this.repository.updateAchievement(tx, definition, now);
+        await this.repository.updateDefinition(tx, definition, now);
       }
     });
     return definitions.length;
@@ -41,7 +41,7 @@ export class AchievementsService {
   async unlock(items: readonly UnlockInput[]): Promise<{ accepted: number; skipped: number }> {
     const accepted = await this.unitOfWork.transaction(async (tx) => {
       const ids = [...new Set(items.map((item) => item.achievementId))];
-      const known = await this.repository.getDefinedAchievementIds(tx, ids);
+      const known = await this.repository.getDefinedIds(tx, ids);
       const unknown = ids.filter((id) => !known.has(id));
       if (unknown.length > 0) {
         throw ApiError.invalidField('unlocks', msg('achievements.unknown', { ids: unknown }));
@@ -54,7 +54,7 @@ export class AchievementsService {
   /** Unlocked achievements of a player that exists for `/users` (404 otherwise), oldest first. */
   async unlockedBy(uuid: string): Promise<{ data: AchievementView[]; unlocked: number; total: number }> {
     const player = await this.users.findExisting({ kind: 'uuid', value: uuid.toLowerCase() });
-    const [data, total] = await Promise.all([this.repository.getUnlocked(player.uuid), this.repository.countAchievements()]);
+    const [data, total] = await Promise.all([this.repository.getUnlocked(player.uuid), this.repository.count()]);
     return { data, unlocked: data.length, total };
   }
 }

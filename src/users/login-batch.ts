@@ -1,3 +1,5 @@
+import type { PlayerLoginSummary } from '../players/player-login-summary';
+
 /** Preparing a batch of logins for storage: cutoff, repeats, one summary per player. Pure. */
 
 export interface LoginInput {
@@ -5,13 +7,6 @@ export interface LoginInput {
   mcid: string;
   loggedInAt: Date;
   permission: string | null;
-}
-
-/** What a batch tells about one player: the earliest login and the latest one (whose name and permission win). */
-export interface PlayerLoginSummary {
-  uuid: string;
-  firstLogin: Date;
-  latest: LoginInput;
 }
 
 export interface PreparedLoginBatch {

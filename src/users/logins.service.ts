@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
-import { PlayersRepository } from '../players/players.repository';
 import { PlayersService } from '../players/players.service';
 import { LoginInput, prepareLoginBatch } from './login-batch';
+import { LoginsRepository } from './logins.repository';
 
 export interface IngestResult {
   accepted: number;
@@ -16,7 +16,7 @@ export interface IngestResult {
 @Injectable()
 export class LoginsService {
   constructor(
-    private readonly repository: PlayersRepository,
+    private readonly repository: LoginsRepository,
     private readonly players: PlayersService,
     private readonly unitOfWork: UnitOfWork,
     private readonly config: AppConfig,

@@ -5,7 +5,7 @@ import { msg } from '../common/errors/messages';
 import { Input } from '../common/http/input.decorator';
 import { PLAYER_IDENTIFIER_PATTERN, UUID_PATTERN } from '../common/identifiers';
 import { ApiEnvelope, ApiErrors, ApiInput, ApiPathParam } from '../common/openapi/api-docs.decorators';
-import type { AchievementView } from '../players/players.repository';
+import type { AchievementView } from './achievements.repository';
 import { AchievementsService } from './achievements.service';
 import { PlayerPathDto } from './dto/game-server.dto';
 import { AchievementsQueryDto, FindUserDto } from './dto/user-lookup.dto';

@@ -2,12 +2,14 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AchievementUnlock } from './achievement-unlock.entity';
 import { Achievement } from './achievement.entity';
+import { AchievementsRepository } from './achievements.repository';
 import { AchievementsService } from './achievements.service';
 import { ChatLinksService } from './chat-links.service';
 import { GameServerAchievementsController } from './game-server-achievements.controller';
 import { GameServerPlayersController } from './game-server-players.controller';
 import { LoginImportService } from './login-import.service';
 import { LoginRecord } from './login-record.entity';
+import { LoginsRepository } from './logins.repository';
 import { LoginsService } from './logins.service';
 import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
@@ -16,7 +18,7 @@ import { UsersService } from './users.service';
 @Module({
   imports: [TypeOrmModule.forFeature([LoginRecord, Achievement, AchievementUnlock])],
   controllers: [UsersController, GameServerPlayersController, GameServerAchievementsController],
-  providers: [UsersService, LoginsService, LoginImportService, ChatLinksService, AchievementsService],
+  providers: [AchievementsRepository, LoginsRepository, UsersService, LoginsService, LoginImportService, ChatLinksService, AchievementsService],
   exports: [UsersService, LoginsService, LoginImportService],
 })
 export class UsersModule {}
