@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { SqlReader } from './sql-reader';
+import type { Transaction } from './unit-of-work';
 
 /**
  * What a cached read can depend on.
@@ -26,8 +26,8 @@ export class DataVersions {
 
   constructor(private readonly reader: SqlReader) {}
 
-  async bump(manager: EntityManager, topic: DataTopic): Promise<void> {
-    await manager.query('UPDATE data_versions SET version = version + 1 WHERE name = ?', [topic]);
+  async bump(tx: Transaction, topic: DataTopic): Promise<void> {
+    await tx.query('UPDATE data_versions SET version = version + 1 WHERE name = ?', [topic]);
   }
 
   /**

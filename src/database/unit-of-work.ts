@@ -119,16 +119,16 @@ export class UnitOfWork {
    * Serialises transactions that check-then-write a rule no index can express (overlaps,
    * per-owner limits). MySQL: a row lock on a named lock row; SQLite: the queue already serialises.
    */
-  async lock(manager: Transaction, name: string): Promise<void> {
+  async lock(tx: Transaction, name: string): Promise<void> {
     if (this.sqliteQueue) {
       return;
     }
     // Lock first: an INSERT IGNORE on an existing row takes a shared lock, and two transactions
     // upgrading it to exclusive deadlock each other. The row is created only the first time.
-    const rows = await manager.query<unknown[]>('SELECT name FROM app_locks WHERE name = ? FOR UPDATE', [name]);
+    const rows = await tx.query<unknown[]>('SELECT name FROM app_locks WHERE name = ? FOR UPDATE', [name]);
     if (rows.length === 0) {
-      await manager.query('INSERT IGNORE INTO app_locks (name) VALUES (?)', [name]);
-      await manager.query('SELECT name FROM app_locks WHERE name = ? FOR UPDATE', [name]);
+      await tx.query('INSERT IGNORE INTO app_locks (name) VALUES (?)', [name]);
+      await tx.query('SELECT name FROM app_locks WHERE name = ? FOR UPDATE', [name]);
     }
   }
 }

@@ -19,7 +19,7 @@ export class EventsRetention {
   /** Deletes what is older than 30 days; a delivery still pending stays until it is settled. */
   purge(now = new Date()): Promise<{ events: number; deliveries: number; attempts: number }> {
     const cutoff = new Date(now.getTime() - RETENTION_DAYS * 86_400_000);
-    return this.unitOfWork.transaction((manager) => this.repository.deleteOlderThan(manager, cutoff));
+    return this.unitOfWork.transaction((tx) => this.repository.deleteOlderThan(tx, cutoff));
   }
 }
 

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { DateUtils } from 'typeorm/util/DateUtils';
 import { executeCountingRows } from '../database/affected-rows';
 import { SqlReader } from '../database/sql-reader';
 import { isoTime } from '../database/transformers';
 import type { EventType, EventView } from './event.types';
+import type { Transaction } from '../database/unit-of-work';
 
 export type WebhookFormat = 'json' | 'discord';
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -134,7 +135,7 @@ function toDelivery(row: DeliveryRow): DeliveryRecord {
 
 /**
  * Every query of the events feature: the outbox (`events`, `event_seq`), webhooks, deliveries
- * and the attempts log. Writes take the caller's transaction (`manager`); reads that must see
+ * and the attempts log. Writes take the caller's transaction (`tx`); reads that must see
  * only committed rows go through SqlReader (on SQLite, TypeORM's one shared connection would show
  * another request's open transaction).
  */
@@ -160,19 +161,19 @@ export class EventsRepository {
    * Appends an event in the caller's transaction. The id comes from the one `event_seq` row,
    * locked by the UPDATE until the transaction ends: ids are handed out in commit order.
    */
-  async append(manager: EntityManager, type: EventType, data: Record<string, unknown>, at: Date): Promise<number> {
-    const id = await this.nextEventId(manager);
-    await manager.query('INSERT INTO events (id, type, data, at) VALUES (?, ?, ?, ?)', [id, type, JSON.stringify(data), this.time(at)]);
+  async append(tx: Transaction, type: EventType, data: Record<string, unknown>, at: Date): Promise<number> {
+    const id = await this.nextEventId(tx);
+    await tx.query('INSERT INTO events (id, type, data, at) VALUES (?, ?, ?, ?)', [id, type, JSON.stringify(data), this.time(at)]);
     return id;
   }
 
   /** Takes the next event id, one round trip: LAST_INSERT_ID(expr) on MySQL, RETURNING on SQLite. */
-  private async nextEventId(manager: EntityManager): Promise<number> {
+  private async nextEventId(tx: Transaction): Promise<number> {
     if (this.mysql) {
-      const header = await manager.query<{ insertId: number | string }>('UPDATE event_seq SET last = LAST_INSERT_ID(last + 1) WHERE id = 1');
+      const header = await tx.query<{ insertId: number | string }>('UPDATE event_seq SET last = LAST_INSERT_ID(last + 1) WHERE id = 1');
       return Number(header.insertId);
     }
-    const [row] = await manager.query<Array<{ last: number | string }>>('UPDATE event_seq SET last = last + 1 WHERE id = 1 RETURNING last');
+    const [row] = await tx.query<Array<{ last: number | string }>>('UPDATE event_seq SET last = last + 1 WHERE id = 1 RETURNING last');
     return Number(row.last);
   }
 
@@ -189,26 +190,26 @@ export class EventsRepository {
   }
 
   /** Events above `after` inside the caller's transaction (the worker's view while it holds the lease). */
-  async eventsAfterIn(manager: EntityManager, after: number, limit: number): Promise<EventView[]> {
-    const rows = await manager.query<EventRow[]>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id > ? ORDER BY id ASC LIMIT ?`, [after, limit]);
+  async eventsAfterIn(tx: Transaction, after: number, limit: number): Promise<EventView[]> {
+    const rows = await tx.query<EventRow[]>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id > ? ORDER BY id ASC LIMIT ?`, [after, limit]);
     return rows.map(toEvent);
   }
 
-  async eventById(manager: EntityManager, id: number): Promise<EventView | undefined> {
-    const [row] = await manager.query<EventRow[]>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ?`, [id]);
+  async eventById(tx: Transaction, id: number): Promise<EventView | undefined> {
+    const [row] = await tx.query<EventRow[]>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ?`, [id]);
     return row ? toEvent(row) : undefined;
   }
 
   // ---- webhooks ----
 
   /** A new webhook starts after the latest committed event: it receives events recorded after its creation. */
-  async insertWebhook(manager: EntityManager, input: { url: string; events: string[]; format: WebhookFormat; secret: string; createdAt: Date }): Promise<number> {
-    const [seq] = await manager.query<Array<{ last: number | string }>>('SELECT last FROM event_seq WHERE id = 1');
-    await manager.query(
+  async insertWebhook(tx: Transaction, input: { url: string; events: string[]; format: WebhookFormat; secret: string; createdAt: Date }): Promise<number> {
+    const [seq] = await tx.query<Array<{ last: number | string }>>('SELECT last FROM event_seq WHERE id = 1');
+    await tx.query(
       'INSERT INTO webhooks (url, events, format, secret, active, failing, created_at, cursor_event_id) VALUES (?, ?, ?, ?, 1, 0, ?, ?)',
       [input.url, JSON.stringify(input.events), input.format, input.secret, this.time(input.createdAt), Number(seq.last)],
     );
-    const [row] = await manager.query<Array<{ id: number | string }>>(
+    const [row] = await tx.query<Array<{ id: number | string }>>(
       this.mysql ? 'SELECT LAST_INSERT_ID() AS id' : 'SELECT last_insert_rowid() AS id',
     );
     return Number(row.id);
@@ -223,13 +224,13 @@ export class EventsRepository {
     return row ? toWebhook(row) : undefined;
   }
 
-  async webhookIn(manager: EntityManager, id: number): Promise<WebhookRecord | undefined> {
-    const [row] = await manager.query<WebhookRow[]>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ?`, [id]);
+  async webhookIn(tx: Transaction, id: number): Promise<WebhookRecord | undefined> {
+    const [row] = await tx.query<WebhookRow[]>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ?`, [id]);
     return row ? toWebhook(row) : undefined;
   }
 
   /** Changes `active`, `events` and/or `url`; re-activating or changing the URL clears `failing`. */
-  async updateWebhook(manager: EntityManager, id: number, changes: { active?: boolean; events?: string[]; url?: string }): Promise<void> {
+  async updateWebhook(tx: Transaction, id: number, changes: { active?: boolean; events?: string[]; url?: string }): Promise<void> {
     const sets: string[] = [];
     const parameters: unknown[] = [];
     if (changes.active !== undefined) {
@@ -245,14 +246,14 @@ export class EventsRepository {
       parameters.push(changes.url);
     }
     if (sets.length > 0) {
-      await manager.query(`UPDATE webhooks SET ${sets.join(', ')} WHERE id = ?`, [...parameters, id]);
+      await tx.query(`UPDATE webhooks SET ${sets.join(', ')} WHERE id = ?`, [...parameters, id]);
     }
   }
 
-  async deleteWebhook(manager: EntityManager, id: number): Promise<boolean> {
-    await manager.query('DELETE FROM webhook_attempts WHERE webhook_id = ?', [id]);
-    await manager.query('DELETE FROM webhook_deliveries WHERE webhook_id = ?', [id]);
-    return (await executeCountingRows(manager, 'DELETE FROM webhooks WHERE id = ?', [id])) === 1;
+  async deleteWebhook(tx: Transaction, id: number): Promise<boolean> {
+    await tx.query('DELETE FROM webhook_attempts WHERE webhook_id = ?', [id]);
+    await tx.query('DELETE FROM webhook_deliveries WHERE webhook_id = ?', [id]);
+    return (await executeCountingRows(tx, 'DELETE FROM webhooks WHERE id = ?', [id])) === 1;
   }
 
   // ---- the delivery lease ----
@@ -291,19 +292,19 @@ export class EventsRepository {
    * skipped, never waited for), then the UPDATE. SQLite: one conditional UPDATE per row (the
    * database has one writer, so the condition decides the race). Returns the ids now held.
    */
-  async claimWebhooks(manager: EntityManager, ids: number[], holder: string, now: Date, expiresAt: Date): Promise<number[]> {
+  async claimWebhooks(tx: Transaction, ids: number[], holder: string, now: Date, expiresAt: Date): Promise<number[]> {
     if (ids.length === 0) {
       return [];
     }
     const free = '(lease_holder IS NULL OR lease_expires_at < ?)';
     if (this.mysql) {
-      const rows = await manager.query<Array<{ id: number | string }>>(
+      const rows = await tx.query<Array<{ id: number | string }>>(
         `SELECT id FROM webhooks WHERE id IN (${ids.map(() => '?').join(', ')}) AND active = 1 AND ${free} FOR UPDATE SKIP LOCKED`,
         [...ids, now],
       );
       const claimed = rows.map((row) => Number(row.id));
       if (claimed.length > 0) {
-        await manager.query(`UPDATE webhooks SET lease_holder = ?, lease_expires_at = ? WHERE id IN (${claimed.map(() => '?').join(', ')})`, [
+        await tx.query(`UPDATE webhooks SET lease_holder = ?, lease_expires_at = ? WHERE id IN (${claimed.map(() => '?').join(', ')})`, [
           holder,
           expiresAt,
           ...claimed,
@@ -314,7 +315,7 @@ export class EventsRepository {
     const claimed: number[] = [];
     for (const id of ids) {
       const changed = await executeCountingRows(
-        manager,
+        tx,
         `UPDATE webhooks SET lease_holder = ?, lease_expires_at = ? WHERE id = ? AND active = 1 AND ${free}`,
         [holder, this.time(expiresAt), id, this.time(now)],
       );
@@ -326,19 +327,19 @@ export class EventsRepository {
   }
 
   /** Extends the lease; false when `holder` lost it (expired and taken by another instance). */
-  async renewLease(manager: EntityManager, id: number, holder: string, expiresAt: Date): Promise<boolean> {
-    return (await executeCountingRows(manager, 'UPDATE webhooks SET lease_expires_at = ? WHERE id = ? AND lease_holder = ?', [this.time(expiresAt), id, holder])) === 1;
+  async renewLease(tx: Transaction, id: number, holder: string, expiresAt: Date): Promise<boolean> {
+    return (await executeCountingRows(tx, 'UPDATE webhooks SET lease_expires_at = ? WHERE id = ? AND lease_holder = ?', [this.time(expiresAt), id, holder])) === 1;
   }
 
-  async releaseLease(manager: EntityManager, id: number, holder: string): Promise<void> {
-    await manager.query('UPDATE webhooks SET lease_holder = NULL, lease_expires_at = NULL WHERE id = ? AND lease_holder = ?', [id, holder]);
+  async releaseLease(tx: Transaction, id: number, holder: string): Promise<void> {
+    await tx.query('UPDATE webhooks SET lease_holder = NULL, lease_expires_at = NULL WHERE id = ? AND lease_holder = ?', [id, holder]);
   }
 
   // ---- deliveries ----
 
   /** The oldest pending delivery of the webhook: the head of its queue. */
-  async headDelivery(manager: EntityManager, webhookId: number): Promise<DeliveryRecord | undefined> {
-    const [row] = await manager.query<DeliveryRow[]>(
+  async headDelivery(tx: Transaction, webhookId: number): Promise<DeliveryRecord | undefined> {
+    const [row] = await tx.query<DeliveryRow[]>(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ? AND status = 'pending' ORDER BY id ASC LIMIT 1`,
       [webhookId],
     );
@@ -354,8 +355,8 @@ export class EventsRepository {
   }
 
   /** Queues a delivery of `eventId` and moves the webhook's cursor to it, while `holder` holds the lease. */
-  async enqueueDelivery(manager: EntityManager, webhookId: number, holder: string, delivery: { deliveryId: string; eventId: number; type: string; now: Date }): Promise<boolean> {
-    const moved = await executeCountingRows(manager, 'UPDATE webhooks SET cursor_event_id = ? WHERE id = ? AND lease_holder = ? AND cursor_event_id < ?', [
+  async enqueueDelivery(tx: Transaction, webhookId: number, holder: string, delivery: { deliveryId: string; eventId: number; type: string; now: Date }): Promise<boolean> {
+    const moved = await executeCountingRows(tx, 'UPDATE webhooks SET cursor_event_id = ? WHERE id = ? AND lease_holder = ? AND cursor_event_id < ?', [
       delivery.eventId,
       webhookId,
       holder,
@@ -365,7 +366,7 @@ export class EventsRepository {
       return false;
     }
     const t = this.time(delivery.now);
-    await manager.query(
+    await tx.query(
       "INSERT INTO webhook_deliveries (delivery_id, webhook_id, event_id, type, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)",
       [delivery.deliveryId, webhookId, delivery.eventId, delivery.type, t, t],
     );
@@ -373,17 +374,17 @@ export class EventsRepository {
   }
 
   /** Moves the cursor past events the webhook does not subscribe to. */
-  async advanceCursor(manager: EntityManager, webhookId: number, holder: string, to: number): Promise<void> {
-    await manager.query('UPDATE webhooks SET cursor_event_id = ? WHERE id = ? AND lease_holder = ? AND cursor_event_id < ?', [to, webhookId, holder, to]);
+  async advanceCursor(tx: Transaction, webhookId: number, holder: string, to: number): Promise<void> {
+    await tx.query('UPDATE webhooks SET cursor_event_id = ? WHERE id = ? AND lease_holder = ? AND cursor_event_id < ?', [to, webhookId, holder, to]);
   }
 
   /** A delivery outside the queue (test ping, redelivery) is logged like the others: a row, already complete. */
   async insertCompletedDelivery(
-    manager: EntityManager,
+    tx: Transaction,
     delivery: { deliveryId: string; webhookId: number; eventId: number | null; type: string; status: DeliveryStatus; now: Date },
   ): Promise<void> {
     const t = this.time(delivery.now);
-    await manager.query(
+    await tx.query(
       'INSERT INTO webhook_deliveries (delivery_id, webhook_id, event_id, type, status, attempts, next_attempt_at, created_at, completed_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)',
       [delivery.deliveryId, delivery.webhookId, delivery.eventId, delivery.type, delivery.status, t, t, t],
     );
@@ -391,24 +392,24 @@ export class EventsRepository {
 
   /** The outcome of one attempt: logged, and the delivery moved on (delivered, failed, or retried at `nextAttemptAt`). */
   async recordAttempt(
-    manager: EntityManager,
+    tx: Transaction,
     attempt: AttemptRecord,
     outcome: { status: DeliveryStatus; nextAttemptAt?: Date; countsAsAttempt: boolean },
   ): Promise<void> {
     // Discord's 429 is not an attempt: it only postpones the delivery, and is not logged.
     if (outcome.countsAsAttempt) {
-      await manager.query(
+      await tx.query(
         'INSERT INTO webhook_attempts (webhook_id, delivery_id, event_id, attempt, status_code, error, duration_ms, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         [attempt.webhookId, attempt.deliveryId, attempt.eventId, attempt.attempt, attempt.statusCode, attempt.error, attempt.durationMs, this.time(attempt.at)],
       );
     }
     const completed = outcome.status === 'pending' ? null : this.time(attempt.at);
-    await manager.query(
+    await tx.query(
       `UPDATE webhook_deliveries SET status = ?, attempts = attempts + ?, next_attempt_at = ?, completed_at = ? WHERE delivery_id = ?`,
       [outcome.status, outcome.countsAsAttempt ? 1 : 0, this.time(outcome.nextAttemptAt ?? attempt.at), completed, attempt.deliveryId],
     );
     if (outcome.countsAsAttempt) {
-      await manager.query('UPDATE webhooks SET last_delivery_at = ?, failing = ? WHERE id = ?', [
+      await tx.query('UPDATE webhooks SET last_delivery_at = ?, failing = ? WHERE id = ?', [
         this.time(attempt.at),
         attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300 ? 0 : 1,
         attempt.webhookId,
@@ -417,22 +418,22 @@ export class EventsRepository {
   }
 
   /** Logs an attempt made outside the queue (test ping, redelivery). */
-  async logAttempt(manager: EntityManager, attempt: AttemptRecord): Promise<void> {
-    await manager.query(
+  async logAttempt(tx: Transaction, attempt: AttemptRecord): Promise<void> {
+    await tx.query(
       'INSERT INTO webhook_attempts (webhook_id, delivery_id, event_id, attempt, status_code, error, duration_ms, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       [attempt.webhookId, attempt.deliveryId, attempt.eventId, attempt.attempt, attempt.statusCode, attempt.error, attempt.durationMs, this.time(attempt.at)],
     );
     const ok = attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300;
-    await manager.query('UPDATE webhooks SET last_delivery_at = ?, failing = ? WHERE id = ?', [this.time(attempt.at), ok ? 0 : 1, attempt.webhookId]);
+    await tx.query('UPDATE webhooks SET last_delivery_at = ?, failing = ? WHERE id = ?', [this.time(attempt.at), ok ? 0 : 1, attempt.webhookId]);
   }
 
   /** A redelivered delivery that succeeded is delivered; one that failed again stays as it was. */
-  async markDelivered(manager: EntityManager, deliveryId: string, at: Date): Promise<void> {
-    await manager.query("UPDATE webhook_deliveries SET status = 'delivered', completed_at = ? WHERE delivery_id = ?", [this.time(at), deliveryId]);
+  async markDelivered(tx: Transaction, deliveryId: string, at: Date): Promise<void> {
+    await tx.query("UPDATE webhook_deliveries SET status = 'delivered', completed_at = ? WHERE delivery_id = ?", [this.time(at), deliveryId]);
   }
 
-  async lastAttemptNumber(manager: EntityManager, deliveryId: string): Promise<number> {
-    const [row] = await manager.query<Array<{ attempt: number | string | null }>>('SELECT MAX(attempt) AS attempt FROM webhook_attempts WHERE delivery_id = ?', [deliveryId]);
+  async lastAttemptNumber(tx: Transaction, deliveryId: string): Promise<number> {
+    const [row] = await tx.query<Array<{ attempt: number | string | null }>>('SELECT MAX(attempt) AS attempt FROM webhook_attempts WHERE delivery_id = ?', [deliveryId]);
     return Number(row?.attempt ?? 0);
   }
 
@@ -464,11 +465,11 @@ export class EventsRepository {
   // ---- retention ----
 
   /** Deletes events, finished deliveries and attempts older than `cutoff`; pending deliveries stay. */
-  async deleteOlderThan(manager: EntityManager, cutoff: Date): Promise<{ events: number; deliveries: number; attempts: number }> {
+  async deleteOlderThan(tx: Transaction, cutoff: Date): Promise<{ events: number; deliveries: number; attempts: number }> {
     const t = this.time(cutoff);
-    const attempts = await executeCountingRows(manager, 'DELETE FROM webhook_attempts WHERE at < ?', [t]);
-    const deliveries = await executeCountingRows(manager, "DELETE FROM webhook_deliveries WHERE created_at < ? AND status <> 'pending'", [t]);
-    const events = await executeCountingRows(manager, 'DELETE FROM events WHERE at < ?', [t]);
+    const attempts = await executeCountingRows(tx, 'DELETE FROM webhook_attempts WHERE at < ?', [t]);
+    const deliveries = await executeCountingRows(tx, "DELETE FROM webhook_deliveries WHERE created_at < ? AND status <> 'pending'", [t]);
+    const events = await executeCountingRows(tx, 'DELETE FROM events WHERE at < ?', [t]);
     return { events, deliveries, attempts };
   }
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { EventNotifier } from './event-notifier';
 import type { EventType, EventView } from './event.types';
 import { EventsRepository } from './events.repository';
+import type { Transaction } from '../database/unit-of-work';
 
 export interface FeedPage {
   data: EventView[];
@@ -23,9 +23,9 @@ export class EventsService {
   ) {}
 
   /** Appends an event to the caller's transaction; waiters hear of it once that transaction commits. */
-  async record(manager: EntityManager, type: EventType, data: Record<string, unknown>, at = new Date()): Promise<number> {
-    const id = await this.repository.append(manager, type, data, at);
-    this.notifier.markPending(manager.queryRunner);
+  async record(tx: Transaction, type: EventType, data: Record<string, unknown>, at = new Date()): Promise<number> {
+    const id = await this.repository.append(tx, type, data, at);
+    this.notifier.markPending(tx.queryRunner);
     return id;
   }
 

@@ -159,8 +159,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
     if (candidates.length === 0 || this.stopping) {
       return;
     }
-    const claimed = await this.unitOfWork.transaction((manager) =>
-      this.repository.claimWebhooks(manager, candidates, this.holder, now, new Date(now.getTime() + this.leaseMs)),
+    const claimed = await this.unitOfWork.transaction((tx) =>
+      this.repository.claimWebhooks(tx, candidates, this.holder, now, new Date(now.getTime() + this.leaseMs)),
     );
     for (const id of claimed) {
       const task = this.workOn(id).finally(() => {

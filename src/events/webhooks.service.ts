@@ -50,7 +50,7 @@ export class WebhooksService {
   async create(input: { url: string; events: string[]; format: WebhookFormat }): Promise<{ data: WebhookView; secret: string }> {
     await this.assertTarget(input.url);
     const secret = newWebhookSecret();
-    const id = await this.unitOfWork.transaction((manager) => this.repository.insertWebhook(manager, { ...input, secret, createdAt: new Date() }));
+    const id = await this.unitOfWork.transaction((tx) => this.repository.insertWebhook(tx, { ...input, secret, createdAt: new Date() }));
     return { data: toWebhookView(await this.get(id)), secret };
   }
 
@@ -63,12 +63,12 @@ export class WebhooksService {
     if (changes.url !== undefined) {
       await this.assertTarget(changes.url);
     }
-    await this.unitOfWork.transaction((manager) => this.repository.updateWebhook(manager, id, changes));
+    await this.unitOfWork.transaction((tx) => this.repository.updateWebhook(tx, id, changes));
     return toWebhookView(await this.get(id));
   }
 
   async remove(id: number): Promise<void> {
-    if (!(await this.unitOfWork.transaction((manager) => this.repository.deleteWebhook(manager, id)))) {
+    if (!(await this.unitOfWork.transaction((tx) => this.repository.deleteWebhook(tx, id)))) {
       throw ApiError.notFound(msg('webhooks.notFound', { id }));
     }
   }
@@ -99,12 +99,12 @@ export class WebhooksService {
       event = WebhookDeliveryService.ping(id);
     } else {
       const eventId = delivery.eventId;
-      event = await this.unitOfWork.transaction((manager) => this.repository.eventById(manager, eventId));
+      event = await this.unitOfWork.transaction((tx) => this.repository.eventById(tx, eventId));
     }
     if (!event) {
       throw ApiError.notFound(msg('webhooks.eventGone', { deliveryId }));
     }
-    const attempt = (await this.unitOfWork.transaction((manager) => this.repository.lastAttemptNumber(manager, deliveryId))) + 1;
+    const attempt = (await this.unitOfWork.transaction((tx) => this.repository.lastAttemptNumber(tx, deliveryId))) + 1;
     return this.sendNow(webhook, deliveryId, event, attempt, false);
   }
 
@@ -113,13 +113,13 @@ export class WebhooksService {
     const at = new Date();
     const ok = isSuccess(result.statusCode);
     this.delivery.count(ok ? 'delivered' : 'failed');
-    await this.unitOfWork.transaction(async (manager) => {
+    await this.unitOfWork.transaction(async (tx) => {
       if (isNew) {
-        await this.repository.insertCompletedDelivery(manager, { deliveryId, webhookId: webhook.id, eventId: event.id, type: event.type, status: ok ? 'delivered' : 'failed', now: at });
+        await this.repository.insertCompletedDelivery(tx, { deliveryId, webhookId: webhook.id, eventId: event.id, type: event.type, status: ok ? 'delivered' : 'failed', now: at });
       } else if (ok) {
-        await this.repository.markDelivered(manager, deliveryId, at);
+        await this.repository.markDelivered(tx, deliveryId, at);
       }
-      await this.repository.logAttempt(manager, { webhookId: webhook.id, deliveryId, eventId: event.id, attempt, ...result, at });
+      await this.repository.logAttempt(tx, { webhookId: webhook.id, deliveryId, eventId: event.id, attempt, ...result, at });
     });
     return { deliveryId, eventId: event.id, attempt, status: result.statusCode, error: result.error, durationMs: result.durationMs, at: at.toISOString() };
   }
