@@ -10,6 +10,7 @@ const { execFileSync, spawn } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+const { load: loadClients } = require('./import-load');
 const { createConnection } = require('mysql2/promise');
 
 const ROOT = join(__dirname, '..');
@@ -26,15 +27,6 @@ const suffix = `${process.pid}_${Date.now().toString(36)}`;
 const sourceDb = `bench_original_${suffix}`;
 const targetDb = `bench_target_${suffix}`;
 const dir = mkdtempSync(join(tmpdir(), 'original-import-'));
-
-function percentile(sorted, p) {
-  return sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-function stats(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const round = (value) => (value === null ? null : Math.round(value * 10) / 10);
-  return { requests: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1] ?? null) };
-}
 
 async function buildSource(admin) {
   await admin.query(`CREATE DATABASE \`${sourceDb}\` CHARACTER SET utf8mb4`);
@@ -65,28 +57,8 @@ async function buildSource(admin) {
   );
 }
 
-async function load(key, until) {
-  const reads = [];
-  const writes = [];
-  let errors = 0;
-  let n = 0;
-  const client = async () => {
-    while (!until()) {
-      n += 1;
-      const write = n % 4 === 0;
-      const started = performance.now();
-      const response = write
-        ? await fetch(`${base}/game-server/userkeys`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ uuid: `00000000-0000-4000-9000-${String(n).padStart(12, '0')}`, mcid: `bench_${n}` }) })
-        : await fetch(n % 2 === 0 ? `${base}/users?mcid=player_${n % players}` : `${base}/cities/${1 + (n % cities)}`);
-      await response.arrayBuffer();
-      if (response.status >= 500) {
-        errors += 1;
-      }
-      (write ? writes : reads).push(performance.now() - started);
-    }
-  };
-  await Promise.all([client(), client(), client(), client()]);
-  return { reads: stats(reads), writes: stats(writes), all: stats([...reads, ...writes]), errors5xx: errors };
+function load(key, until) {
+  return loadClients({ base, key, until, readPath: (n) => (n % 2 === 0 ? `/users?mcid=player_${n % players}` : `/cities/${1 + (n % cities)}`) });
 }
 
 /** Peak resident memory of a process and its children, polled from /proc. */
