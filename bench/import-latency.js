@@ -8,13 +8,9 @@ const { execFileSync, spawn } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { load: loadClients } = require('./import-load');
+const { arg, load: loadClients } = require('./import-load');
 
 const ROOT = join(__dirname, '..');
-function arg(name, fallback) {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : fallback;
-}
 const rows = Number(arg('rows', '200000'));
 const players = Number(arg('players', '20000'));
 const batchSize = arg('batch-size', undefined);

@@ -2,6 +2,12 @@
 // clients, one request in four a write (POST /game-server/userkeys), the rest reads of
 // `readPath(n)`, until `until()` says stop; latency percentiles per kind.
 
+/** The value after `--name` on the command line, or `fallback`. */
+function arg(name, fallback) {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : fallback;
+}
+
 function percentile(sorted, p) {
   return sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -36,4 +42,4 @@ async function load({ base, key, until, readPath }) {
   return { reads: stats(reads), writes: stats(writes), all: stats([...reads, ...writes]), errors5xx: errors };
 }
 
-module.exports = { load, stats };
+module.exports = { arg, load, stats };

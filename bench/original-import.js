@@ -10,14 +10,10 @@ const { execFileSync, spawn } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { load: loadClients } = require('./import-load');
+const { arg, load: loadClients } = require('./import-load');
 const { createConnection } = require('mysql2/promise');
 
 const ROOT = join(__dirname, '..');
-function arg(name, fallback) {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : fallback;
-}
 const target = arg('target', 'sqlite');
 const rows = Number(arg('rows', '1000000'));
 const players = Number(arg('players', '50000'));
