@@ -57,20 +57,26 @@ function load(key, until) {
   return loadClients({ base, key, until, readPath: (n) => (n % 2 === 0 ? `/users?mcid=player_${n % players}` : `/cities/${1 + (n % cities)}`) });
 }
 
-/** Peak resident memory of a process and its children, polled from /proc. */
-function rssWatcher(pid) {
+/**
+ * Peak resident memory and CPU time of a process, polled from /proc. The CPU time is the figure a
+ * busy shared machine does not distort: on SQLite nearly all of the import's work is in-process.
+ */
+function processWatcher(pid) {
   let peak = 0;
+  let cpuTicks = 0;
   const timer = setInterval(() => {
     try {
       const kib = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
       peak = Math.max(peak, kib);
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      cpuTicks = Number(fields[11]) + Number(fields[12]);
     } catch {
       // Gone.
     }
   }, 100);
   return () => {
     clearInterval(timer);
-    return Math.round(peak / 1024);
+    return { peakRssMiB: Math.round(peak / 1024), cpuSeconds: cpuTicks / 100 };
   };
 }
 
@@ -105,10 +111,11 @@ async function main() {
     }
     const quietUntil = Date.now() + 3000;
     const quiet = await load(key, () => Date.now() > quietUntil);
+    const loadAverageAtStart = require('node:os').loadavg();
     const started = Date.now();
     let importing = true;
     const importer = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'import:original', '--from', `${ADMIN_URL}/${sourceDb}`, '--json'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    const peakRss = rssWatcher(importer.pid);
+    const watched = processWatcher(importer.pid);
     let output = '';
     importer.stdout.on('data', (chunk) => (output += chunk));
     const exited = new Promise((resolve) =>
@@ -122,7 +129,7 @@ async function main() {
     const importSeconds = (Date.now() - started) / 1000;
     const report = JSON.parse(output || '{}');
     process.stdout.write(
-      `${JSON.stringify({ target, rows, players, cities, sourceSeconds, importExit: code, importSeconds, importPeakRssMiB: peakRss(), tables: report.tables, problems: report.problems?.length, loadAverage: require('node:os').loadavg(), quiet, duringImport: during }, null, 2)}\n`,
+      `${JSON.stringify({ target, rows, players, cities, sourceSeconds, importExit: code, importSeconds, ...(({ peakRssMiB, cpuSeconds }) => ({ importPeakRssMiB: peakRssMiB, importCpuSeconds: cpuSeconds }))(watched()), tables: report.tables, problems: report.problems?.length, loadAverageAtStart, loadAverage: require('node:os').loadavg(), quiet, duringImport: during }, null, 2)}\n`,
     );
   } finally {
     if (server) {

@@ -80,6 +80,8 @@ export class SourceReader {
     } catch (error) {
       throw new SourceError(describeSourceFailure(error, where));
     }
+    // A connection lost between queries must not crash the process: the next query fails and says so.
+    connection.on('error', () => undefined);
     try {
       await connection.query('SET time_zone = ?', [zone]);
       // Read-only for this session and one consistent snapshot for the whole run.
