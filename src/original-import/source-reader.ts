@@ -30,6 +30,10 @@ export function describeSourceFailure(error: unknown, where: string): string {
     case 'PROTOCOL_CONNECTION_LOST':
       return `Cannot reach the source database at ${where} (${code}): check the host and port in --from and that the server runs.`;
     default:
+      // mysql2 refuses further queries on a connection it already saw close (no code): the peer went away.
+      if (error instanceof Error && /closed state/.test(error.message)) {
+        return `Lost the connection to the source database at ${where}: check that the server still runs.`;
+      }
       return `Cannot read the source database at ${where}: ${error instanceof Error ? error.message : String(error)}`;
   }
 }
