@@ -404,7 +404,7 @@ describe('import:original (e2e: a MariaDB source in the original layout, the rea
       } finally {
         await target.drop();
       }
-    });
+    }, 240_000);
 
     it('a missing optional table is a warning that names it; the rest is imported', async () => {
       const minimal = await createOriginalSource(['login', 'cities']);
@@ -429,7 +429,7 @@ describe('import:original (e2e: a MariaDB source in the original layout, the rea
         await target.drop();
         await minimal.drop();
       }
-    });
+    }, 120_000);
   });
 
   it('a run cut off part-way (process killed, source gone) is completed by the next run', async () => {
