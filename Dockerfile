@@ -14,6 +14,10 @@ RUN npm run build && npm prune --omit=dev
 FROM node:22-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
+# glibc otherwise raises its mmap threshold after the first large free and then keeps every argon2
+# hash's 19 MiB block in the heap of the thread that ran it: RSS grew by hundreds of MiB over a
+# long run (docs/reliability.md, "Lifetime"). Fixed at 128 KiB, large blocks go back at once.
+ENV MALLOC_MMAP_THRESHOLD_=131072
 # The build id in every response's `version`: `docker build --build-arg GIT_COMMIT=$(git rev-parse --short=12 HEAD) .`
 # (without it the package version is reported).
 ARG GIT_COMMIT=

@@ -251,6 +251,7 @@ async function main() {
   const database = await prepareDatabase();
   const captcha = await startCaptcha();
   const env = {
+    ENV_FILE: '', // no developer's .env reaches the measured server (docs/env-file.md)
     DATABASE_URL: database.url,
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',

@@ -17,7 +17,7 @@ const batchSize = arg('batch-size', undefined);
 const port = 3900 + Math.floor(Math.random() * 90);
 const base = `http://127.0.0.1:${port}`;
 const dir = mkdtempSync(join(tmpdir(), 'import-latency-'));
-const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false', APP_VERSION: 'bench', NODE_ENV: 'development' };
+const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false', APP_VERSION: 'bench', NODE_ENV: 'development', ENV_FILE: '' };
 
 
 function load(key, until) {

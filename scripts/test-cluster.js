@@ -460,6 +460,7 @@ async function main() {
   balancerPort = await freePort();
   statsPort = await freePort();
   replicaEnv = {
+    ENV_FILE: '', // no developer's .env reaches the replicas (docs/env-file.md)
     NODE_ENV: 'development',
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',

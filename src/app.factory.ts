@@ -89,6 +89,13 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => acceptedRequestId(request.headers['x-request-id']) ?? randomUUID(),
     requestIdHeader: false,
     bodyLimit: SMALL_BODY_LIMIT,
+    // A client must send its whole request within HTTP_REQUEST_TIMEOUT_MS (408 after), and a
+    // connection on which nothing moves for HTTP_IDLE_TIMEOUT_MS is closed; a long-poll answers
+    // before that (docs/reliability.md). Without them a trickling or silent client holds a socket for ever.
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
+    // Node looks for late requests every 30 s by default: a 5 s limit would act at 30 s.
+    http: { connectionsCheckingInterval: Math.min(1000, config.HTTP_REQUEST_TIMEOUT_MS), headersTimeout: Math.min(60_000, config.HTTP_REQUEST_TIMEOUT_MS) },
     // While draining (SIGTERM), a request that still arrives on an open keep-alive connection
     // (a load balancer's pooled connection) is served, with `Connection: close`, instead of
     // Fastify's default bare 503: a balancer does not retry a 503 for a POST, so the client

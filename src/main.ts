@@ -5,6 +5,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
 import { serializeError } from './common/logging/error-serializer';
 import { ConfigError, loadConfig } from './config/app-config';
+import { loadEnvFile } from './config/env-file';
 
 /** In-flight requests get this long to finish after SIGTERM before the process gives up (exit 1). */
 const SHUTDOWN_DEADLINE_MS = 25_000;
@@ -57,6 +58,7 @@ function startLogger(): Logger {
 async function main(): Promise<void> {
   let config;
   try {
+    loadEnvFile();
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {

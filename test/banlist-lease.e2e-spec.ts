@@ -108,7 +108,7 @@ describe('ban-list sync without an upstream (e2e)', () => {
     const operator = { 'x-api-key': await app.createApiKey(['operator']) };
     const status = await app.get('/users/banlist/sync/status', { headers: operator });
     expect(status.status).toBe(200);
-    expect(status.body).toMatchObject({ lastRun: null, nextRunAt: null, inProgress: false });
+    expect(status.body).toMatchObject({ lastRun: null, nextRunAt: null, schedule: null, inProgress: false });
     expectError(await app.post('/users/banlist/sync', undefined, { headers: operator }), 503, 'service_unavailable');
     expect(app.app.get(BanlistSyncJob)).toBeNull();
   });

@@ -212,11 +212,11 @@ describe('ban-list mirror (e2e)', () => {
       expect((await app.get(`/users/banlist/${players.limitedOnce.uuid}`)).status).toBe(200);
     });
 
-    it('reports the last run and the next scheduled one', async () => {
+    it('reports the last run, the schedule and the next scheduled run', async () => {
       const status = await app.get('/users/banlist/sync/status', { headers: operator });
       expect(status.status).toBe(200);
       const { players: count, updated, failed, removedBans, startedAt, finishedAt } = first;
-      expect(status.body).toMatchObject({ lastRun: { players: count, updated, failed, removedBans, startedAt, finishedAt }, inProgress: false });
+      expect(status.body).toMatchObject({ lastRun: { players: count, updated, failed, removedBans, startedAt, finishedAt }, schedule: '0 0 */6 * * *', inProgress: false });
       const next = Date.parse(status.body.nextRunAt as string);
       expect(next).toBeGreaterThan(Date.now());
       expect(next - Date.now()).toBeLessThanOrEqual(6 * 3600 * 1000);

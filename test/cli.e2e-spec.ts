@@ -100,6 +100,17 @@ describe('command line (e2e)', () => {
     expect(unknown.code).toBe(1);
   });
 
+  it('webhook:add refuses a private target and names WEBHOOK_ALLOW_PRIVATE, as the API does', async () => {
+    for (const url of ['http://[::127.0.0.1]/x', 'http://[2002:7f00:1::]/x']) {
+      const refused = await runCli(['webhook:add', '--url', url, '--json'], { ...env, WEBHOOK_ALLOW_PRIVATE: 'false' });
+      expect({ url, code: refused.code }).toEqual({ url, code: 1 });
+      expect(parseOneJson(refused.stdout)).toEqual({ error: expect.stringContaining('WEBHOOK_ALLOW_PRIVATE=true') });
+    }
+    const plain = await runCli(['webhook:add', '--url', 'http://[::ffff:0:127.0.0.1]/x'], { ...env, WEBHOOK_ALLOW_PRIVATE: 'false' });
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain('WEBHOOK_ALLOW_PRIVATE=true');
+  });
+
   it('names the bad variable when the configuration is invalid', async () => {
     const result = await runCli(['apikey:list'], { ...env, CITY_BLOCK_LIMIT: 'lots' });
     expect(result.code).toBe(1);

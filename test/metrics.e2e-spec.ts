@@ -86,6 +86,17 @@ describe('GET /metrics (e2e)', () => {
     expectError(await app.get('/metrics', { headers: { 'x-forwarded-for': '203.0.113.5' } }), 403, 'forbidden');
   });
 
+  it.each([
+    ['forwarded', 'for=203.0.113.5;proto=https'],
+    ['x-forwarded-host', 'community.example.org'],
+    ['x-real-ip', '203.0.113.5'],
+    ['true-client-ip', '203.0.113.5'],
+    ['cf-connecting-ip', '203.0.113.5'],
+    ['x-real-ip', '127.0.0.1'],
+  ])('without METRICS_TOKEN refuses a loopback request relayed with %s: %s (403)', async (name, value) => {
+    expectError(await app.get('/metrics', { headers: { [name]: value } }), 403, 'forbidden');
+  });
+
   it('counts rate-limit refusals of sign-ins and of requests', async () => {
     const ghost = `ghost_${Date.now() % 100000}`;
     const signIn = () => app.post('/club/token', { username: ghost, password: 'wrong-password', recaptcha: 'pass' }, { headers: { 'x-forwarded-for': '203.0.113.20' } });
@@ -204,6 +215,8 @@ describe('GET /metrics with METRICS_TOKEN (e2e)', () => {
     expect(direct.text).toContain('http_requests_total{route="/metrics",method="GET",status="401"}');
     const proxied = await app.get('/metrics', { headers: { authorization: `Bearer ${TOKEN}`, 'x-forwarded-for': '203.0.113.7' } });
     expect(proxied.status).toBe(200);
+    const relayed = await app.get('/metrics', { headers: { authorization: `Bearer ${TOKEN}`, forwarded: 'for=203.0.113.7', 'x-real-ip': '203.0.113.7' } });
+    expect(relayed.status).toBe(200);
   });
 
   it('never writes the token to the log', () => {

@@ -25,7 +25,14 @@ function redoclyLint(document: string): Promise<LintProblem[]> {
   });
 }
 
+interface Parameter {
+  name: string;
+  in: string;
+  schema?: { type?: string; pattern?: string; minimum?: number; enum?: unknown[] };
+}
+
 interface Operation {
+  parameters?: Parameter[];
   summary?: string;
   security?: unknown[];
   responses: Record<string, { description?: string }>;
@@ -99,6 +106,25 @@ describe('OpenAPI description (e2e)', () => {
     expect(cityPaths.length).toBeGreaterThanOrEqual(4);
     expect(cityPaths.filter((path) => !/\{id\}/.test(path) || /\{cityId\}/.test(path))).toEqual([]);
     expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/cities/{id}', '/cities/edit/{id}', '/cities/approval/{type}/{id}', '/cities/{id}/history']));
+  });
+
+  it('types every parameter, and gives every path parameter its pattern, bounds or values (generated clients)', () => {
+    const problems: string[] = [];
+    for (const [path, operations] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const parameter of operation.parameters ?? []) {
+          const where = `${method} ${path} ${parameter.in} ${parameter.name}`;
+          const schema = parameter.schema ?? {};
+          if (typeof schema.type !== 'string') {
+            problems.push(`${where}: no type`);
+          } else if (parameter.in === 'path' && schema.pattern === undefined && schema.minimum === undefined && schema.enum === undefined) {
+            problems.push(`${where}: ${schema.type} without a pattern, minimum or enum`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(paths['/webhooks/{id}'].delete.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', schema: expect.objectContaining({ type: 'integer', minimum: 1 }) })]);
   });
 
   it('declares security on every operation: the scheme, or [] for a public one', () => {

@@ -112,6 +112,29 @@ describe('webhook delivery order and durability (e2e)', () => {
     }
   });
 
+  it('records an attempt answered during shutdown, so the restart does not send it again', async () => {
+    const env = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_MS: '1500' };
+    const target = await receiver();
+    // The receiver takes its time: the shutdown starts while the request is in flight.
+    target.fallback = { status: 200, delayMs: 800 };
+    const first = await TestApp.start(env, { database });
+    const operatorKey = await first.createApiKey(['operator']);
+    const created = await first.post<{ data: { id: number } }>('/webhooks', { url: target.url, events: ['city.deleted'] }, { headers: { 'x-api-key': operatorKey } });
+    await recordEvent(first, 'city.deleted', { request: null, city: { id: 11 } });
+    await target.waitFor(1);
+    await first.stop({ keepDatabase: true });
+
+    const second = await TestApp.start(env, { database });
+    try {
+      const log = (await second.get<{ data: Attempt[] }>(`/webhooks/${created.body.data.id}/deliveries`, { headers: { 'x-api-key': operatorKey } })).body.data;
+      expect(log.map((entry) => [entry.attempt, entry.status])).toEqual([[1, 200]]);
+      await sleep(2000);
+      expect(target.requests).toHaveLength(1);
+    } finally {
+      await second.stop({ keepDatabase: true });
+    }
+  });
+
   // Two server processes share a MariaDB database in production; two instances inside one test process on one
   // SQLite file would only measure SQLite's synchronous busy wait blocking the shared event loop.
   const onMysql = testDatabaseKind === 'mysql' ? it : it.skip;

@@ -308,7 +308,7 @@ describe('webhooks (e2e)', () => {
     expect((await app.get<{ data: Array<{ id: number }> }>('/webhooks', { headers: operator })).body.data.map((hook) => hook.id)).toContain(created.data.id);
     const refused = await runCli(['webhook:add', '--url', 'http://127.0.0.1/x', '--json'], { DATABASE_URL: app.database.url, WEBHOOK_ALLOW_PRIVATE: 'false' });
     expect(refused.code).toBe(1);
-    expect(JSON.parse(refused.stdout)).toEqual({ error: expect.stringContaining('not allowed') });
+    expect(JSON.parse(refused.stdout)).toEqual({ error: expect.stringMatching(/not allowed.*WEBHOOK_ALLOW_PRIVATE=true/) });
     expect((await runCli(['webhook:add', '--url', 'http://127.0.0.1/x', '--events', 'nope', '--json'], env)).code).toBe(1);
     expect((await runCli(['webhook:remove', '--id', String(created.data.id), '--json'], env)).code).toBe(0);
     expect((await runCli(['webhook:remove', '--id', String(created.data.id), '--json'], env)).code).toBe(1);
@@ -350,9 +350,13 @@ describe('webhook SSRF guard (e2e)', () => {
     ['IPv6 loopback', 'http://[::1]/hook'],
     ['IPv4-mapped loopback', 'http://[::ffff:127.0.0.1]/hook'],
     ['unspecified', 'http://0.0.0.0/hook'],
-  ])('refuses %s (%s) with 400 before connecting', async (_label, url) => {
+    ['IPv4-compatible loopback', 'http://[::127.0.0.1]/x'],
+    ['IPv4-translated loopback', 'http://[::ffff:0:127.0.0.1]/x'],
+    ['6to4 of loopback', 'http://[2002:7f00:1::]/x'],
+    ['Teredo', 'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x'],
+  ])('refuses %s (%s) with 400 before connecting, naming WEBHOOK_ALLOW_PRIVATE', async (_label, url) => {
     const result = expectError(await app.post('/webhooks', { url, events: ['*'] }, { headers: operator }), 400, 'invalid_request');
-    expect(result.body.details).toEqual([expect.objectContaining({ field: 'url' })]);
+    expect(result.body.details).toEqual([expect.objectContaining({ field: 'url', message: expect.stringContaining('WEBHOOK_ALLOW_PRIVATE=true'), message_ja: expect.stringContaining('WEBHOOK_ALLOW_PRIVATE=true') })]);
   });
 
   it('refuses a name that resolves to a private address, and one that does not resolve', async () => {

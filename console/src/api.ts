@@ -1,93 +1,22 @@
+import type { components } from './api-types';
 import { lang } from './i18n';
 import { authHeaders, clearCredential, type Credential } from './session';
 
-export interface Corner {
-  id: number;
-  x: string;
-  z: string;
-}
-
-export interface City {
-  id: number;
-  name: string;
-  nameKana: string;
-  summary: string | null;
-  origin: string | null;
-  regionName?: string | null;
-  corners: Corner[];
-  count: number;
-  reason: string | null;
-  remarks: string | null;
-  owner: { uuid: string; mcid: string | null; chatid: string | null };
-  createdAt: string;
-  updatedAt: string;
-}
-
-export type RequestType = 'create' | 'region' | 'update';
-
-export interface CityRequest {
-  id: number;
-  type: RequestType;
-  status: 'pending' | 'approved' | 'rejected';
-  cityId: number;
-  city?: { id: number; name: string };
-  requester: { uuid: string; mcid: string | null };
-  changes: {
-    cityName?: string;
-    cityNameKana?: string;
-    summary?: string;
-    origin?: string;
-    regionName?: string | null;
-    corners?: Corner[];
-    count?: number;
-    reason?: string | null;
-  };
-  remarks: string | null;
-  createdAt: string;
-  decidedAt: string | null;
-  rejectReason: string | null;
-  decidedBy?: string | null;
-}
-
-export interface Conflict {
-  kind: 'name' | 'kana' | 'regionName' | 'region';
-  cityId: number;
-  name: string;
-}
-
-export interface HistoryEntry {
-  id: number;
-  action: string;
-  actor: string;
-  requestId: number | null;
-  before: unknown;
-  after: unknown;
-  at: string;
-}
-
-export interface Account {
-  uuid: string;
-  mcid: string;
-  chatid: string | null;
-  nickname: string | null;
-  clubgroup: string;
-  permission: string | null;
-  createdAt: string;
-}
-
-export interface SyncSummary {
-  players: number;
-  updated: number;
-  failed: number;
-  removedBans: number;
-  startedAt: string;
-  finishedAt: string;
-}
-
-export interface Page<T> {
-  data: T[];
-  next: number | null;
-}
+/**
+ * The service's shapes, generated from its OpenAPI document (scripts/console-api-types.js writes
+ * api-types.ts; a test fails when it is stale), so the console never restates them by hand.
+ */
+type Schemas = components['schemas'];
+export type Corner = Schemas['CornerOutDoc'];
+export type City = Schemas['CityDoc'];
+export type CityRequest = Schemas['CityRequestDoc'];
+export type RequestType = CityRequest['type'];
+export type Conflict = Schemas['ConflictDoc'];
+export type HistoryEntry = Schemas['HistoryEntryDoc'];
+export type HistorySnapshot = Schemas['HistorySnapshotDoc'];
+export type Account = Schemas['ClubAccountDoc'];
+export type SyncSummary = Schemas['SyncSummaryDoc'];
+export type SyncStatus = Schemas['SyncStatusDoc'];
 
 /** An error answer of the API (its envelope), or a network failure (status 0). */
 export class ApiFailure extends Error {

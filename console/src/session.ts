@@ -3,6 +3,7 @@ import { ref } from 'vue';
 /** What the user signed in with. Kept in this tab's sessionStorage only (contract 13.9), never localStorage or cookies. */
 export type Credential =
   | { kind: 'apikey'; key: string }
+  /** `mcid`: the game id to show, or the uuid for an account whose game id is not known. */
   | { kind: 'club'; token: string; uuid: string; mcid: string; clubgroup: string; expiresAt: string };
 
 /** The console and the account page keep separate sign-ins (an operator key is no player account). */

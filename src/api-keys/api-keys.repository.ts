@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../database/database-errors';
 import { SqlReader } from '../database/sql-reader';
+import type { Transaction } from '../database/unit-of-work';
 import { dateOf } from '../database/transformers';
 import { ApiKey, ApiScope } from './api-key.entity';
 
@@ -44,15 +43,12 @@ function toApiKey(row: ApiKeyRow): ApiKeyRecord {
 
 @Injectable()
 export class ApiKeysRepository {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly reader: SqlReader,
-  ) {}
+  constructor(private readonly reader: SqlReader) {}
 
   /** False when the name is taken. */
-  async create(name: string, keyHash: string, scopes: readonly ApiScope[], createdAt: Date): Promise<boolean> {
+  async create(tx: Transaction, name: string, keyHash: string, scopes: readonly ApiScope[], createdAt: Date): Promise<boolean> {
     try {
-      await this.dataSource.manager.insert(ApiKey, { name, nameKey: apiKeyNameKey(name), keyHash, scopes: [...scopes], createdAt, lastUsedAt: null });
+      await tx.insert(ApiKey, { name, nameKey: apiKeyNameKey(name), keyHash, scopes: [...scopes], createdAt, lastUsedAt: null });
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -72,14 +68,14 @@ export class ApiKeysRepository {
   }
 
   /** False when no key has the name (names compare case-insensitively). */
-  async deleteByName(name: string): Promise<boolean> {
-    const result = await this.dataSource.manager.delete(ApiKey, { nameKey: apiKeyNameKey(name) });
+  async deleteByName(tx: Transaction, name: string): Promise<boolean> {
+    const result = await tx.delete(ApiKey, { nameKey: apiKeyNameKey(name) });
     return (result.affected ?? 0) > 0;
   }
 
   /** Records a use unless one was recorded since `stale`, so concurrent requests write once. */
-  async touch(id: number, now: Date, stale: Date): Promise<void> {
-    await this.dataSource.manager
+  async touch(tx: Transaction, id: number, now: Date, stale: Date): Promise<void> {
+    await tx
       .createQueryBuilder()
       .update(ApiKey)
       .set({ lastUsedAt: now })

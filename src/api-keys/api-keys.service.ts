@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { hashSecret, newApiKey } from '../common/secrets';
+import { UnitOfWork } from '../database/unit-of-work';
 import type { ApiScope } from './api-key.entity';
 import { ApiKeyRecord, ApiKeysRepository } from './api-keys.repository';
 
@@ -15,12 +16,17 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 @Injectable()
 export class ApiKeysService {
-  constructor(private readonly keys: ApiKeysRepository) {}
+  // Every write goes through the unit of work: on SQLite a write beside it would join whatever
+  // transaction is open on the shared connection and be undone by its rollback.
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
 
   async create(name: string, scopes: ApiScope[]): Promise<{ name: string; key: string; scopes: ApiScope[] }> {
     const key = newApiKey();
     const unique = [...new Set(scopes)];
-    if (!(await this.keys.create(name, hashSecret(key), unique, new Date()))) {
+    if (!(await this.unitOfWork.transaction((tx) => this.keys.create(tx, name, hashSecret(key), unique, new Date())))) {
       throw new ApiKeyNameTaken(`An API key named "${name}" already exists.`);
     }
     return { name, key, scopes: unique };
@@ -31,7 +37,7 @@ export class ApiKeysService {
   }
 
   revoke(name: string): Promise<boolean> {
-    return this.keys.deleteByName(name);
+    return this.unitOfWork.transaction((tx) => this.keys.deleteByName(tx, name));
   }
 
   /** The key's principal, or undefined for an unknown key. Records use at most once a minute. */
@@ -42,7 +48,7 @@ export class ApiKeysService {
     }
     const now = Date.now();
     if (!found.lastUsedAt || now - found.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-      await this.keys.touch(found.id, new Date(now), new Date(now - LAST_USED_RESOLUTION_MS));
+      await this.unitOfWork.transaction((tx) => this.keys.touch(tx, found.id, new Date(now), new Date(now - LAST_USED_RESOLUTION_MS)));
     }
     return { id: found.id, name: found.name, scopes: found.scopes };
   }

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
+import { startDeadline } from '../common/timing/deadline';
 import { AppConfig } from '../config/app-config';
 import { backoffMs, parseUpstreamPlayer, retryAfterMs, UpstreamPlayer } from './upstream-player';
 
@@ -7,7 +8,7 @@ import { backoffMs, parseUpstreamPlayer, retryAfterMs, UpstreamPlayer } from './
 export type FetchOutcome =
   | { kind: 'found'; player: UpstreamPlayer }
   | { kind: 'absent' }
-  | { kind: 'failed'; reason: string };
+  | { kind: 'failed'; reason: string; timedOut?: true };
 
 type Attempt = FetchOutcome | { kind: 'transient'; reason: string } | { kind: 'rate-limited'; waitMs: number };
 
@@ -95,24 +96,27 @@ export class BanlistClient {
 
   private async attempt(uuid: string, runSignal: AbortSignal): Promise<Attempt> {
     const base = (this.config.BANLIST_SOURCE_URL ?? '').replace(/\/+$/, '');
-    const signal = AbortSignal.any([runSignal, AbortSignal.timeout(this.config.BANLIST_TIMEOUT_MS)]);
+    // The deadline owns its timer: `AbortSignal.timeout` inside `AbortSignal.any` can be garbage
+    // collected on Node 20 and never fire, and a silent upstream then hangs the run for ever
+    // (docs/reliability.md).
+    const deadline = startDeadline(this.config.BANLIST_TIMEOUT_MS, { signal: runSignal, what: 'ban-list upstream' });
     let response: Response;
     let body: string;
     try {
-      response = await fetch(`${base}/player/${encodeURIComponent(uuid)}`, { headers: { accept: 'application/json' }, redirect: 'follow', signal });
+      response = await fetch(`${base}/player/${encodeURIComponent(uuid)}`, { headers: { accept: 'application/json' }, redirect: 'follow', signal: deadline.signal });
       // The timeout covers reading the body too: a server that stalls mid-body is a timeout.
       body = await response.text();
     } catch (error) {
       if (runSignal.aborted) {
         throw error;
       }
-      // Not `instanceof Error`: fetch's DOMException may come from another realm (e.g. under Jest).
-      const name = typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : '';
-      if (name === 'TimeoutError' || name === 'AbortError') {
-        return { kind: 'failed', reason: `timed out after ${this.config.BANLIST_TIMEOUT_MS} ms (not retried in this run)` };
+      if (deadline.signal.aborted) {
+        return { kind: 'failed', reason: `timed out after ${this.config.BANLIST_TIMEOUT_MS} ms (not retried in this run)`, timedOut: true };
       }
       const code = networkCode(error);
       return RETRIED_NETWORK_CODES.has(code) ? { kind: 'transient', reason: `network error ${code}` } : { kind: 'failed', reason: `network error ${code || 'unknown'}` };
+    } finally {
+      deadline.dispose();
     }
     if (response.status === 404) {
       return { kind: 'absent' };

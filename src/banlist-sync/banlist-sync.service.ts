@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
+import { newLeaseHolder } from '../common/lease-holder';
 import { AppConfig } from '../config/app-config';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EventsService } from '../events/events.service';
@@ -12,6 +11,7 @@ import type { SyncTrigger } from './banlist-sync-run.entity';
 import { BanlistRepository } from './banlist.repository';
 import type { SyncSummary } from './banlist.view';
 import { SyncLeaseService } from './sync-lease.service';
+import { TimeoutBreaker } from './timeout-breaker';
 import { runPool } from './worker-pool';
 
 export const BANLIST_SYNC_LEASE = 'banlist-sync';
@@ -44,7 +44,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     if (!this.client.configured) {
       throw ApiError.unavailable('banlist.syncOff');
     }
-    const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
+    const holder = newLeaseHolder();
     if (!(await this.leases.acquire(BANLIST_SYNC_LEASE, holder, LEASE_TTL_MS))) {
       this.metrics.banlistRuns.inc({ outcome: 'skipped' });
       throw ApiError.conflict('banlist.syncRunning');
@@ -55,7 +55,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     this.running.add(entry);
     try {
       const summary = await done;
-      this.metrics.banlistRuns.inc({ outcome: 'finished' });
+      this.metrics.banlistRuns.inc({ outcome: summary.stoppedAfterTimeouts === undefined ? 'finished' : 'stopped' });
       return summary;
     } catch (error) {
       this.metrics.banlistRuns.inc({ outcome: 'failed' });
@@ -109,31 +109,53 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     }
   }
 
-  private async refreshAll(signal: AbortSignal): Promise<SyncSummary> {
+  private async refreshAll(runSignal: AbortSignal): Promise<SyncSummary> {
     const startedAt = new Date();
     const uuids = await this.store.knownPlayerUuids();
+    const breaker = new TimeoutBreaker(this.config.BANLIST_MAX_TIMEOUTS_IN_A_ROW);
+    // Stopping the run (shutdown) or tripping the breaker ends every wait and request at once.
+    const stop = new AbortController();
+    const onRunAbort = (): void => stop.abort(runSignal.reason);
+    runSignal.addEventListener('abort', onRunAbort, { once: true });
+    const signal = stop.signal;
     const context = new FetchContext(signal);
     let updated = 0;
     let failed = 0;
     let removedBans = 0;
-    await runPool(uuids, this.config.BANLIST_SYNC_CONCURRENCY, async (uuid) => {
-      const outcome = signal.aborted ? { kind: 'failed' as const, reason: 'run cancelled' } : await this.client.fetchPlayer(uuid, context);
-      if (outcome.kind === 'failed') {
-        failed += 1;
-        this.logger.warn({ msg: 'Ban-list fetch failed; previous data kept', uuid, reason: outcome.reason });
-        return;
-      }
-      try {
-        // Await first, then add: `removedBans += await …` would read the total before the await and
-        // overwrite what other workers added meanwhile.
-        const removed = await this.store.replace(uuid, outcome.kind === 'found' ? outcome.player : null, new Date());
-        removedBans += removed;
-        updated += 1;
-      } catch (error) {
-        failed += 1;
-        this.logger.error({ msg: 'Storing ban-list data failed; previous data kept', uuid, err: error });
-      }
-    });
-    return { players: uuids.length, updated, failed, removedBans, startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString() };
+    try {
+      await runPool(uuids, this.config.BANLIST_SYNC_CONCURRENCY, async (uuid) => {
+        const outcome = signal.aborted ? { kind: 'failed' as const, reason: 'run cancelled' } : await this.client.fetchPlayer(uuid, context);
+        if (!signal.aborted && breaker.record(outcome.kind === 'failed' && outcome.timedOut === true)) {
+          this.logger.error({ msg: 'Ban-list sync stopped: the upstream timed out too many times in a row; the other players keep their data', timeoutsInARow: breaker.limit });
+          stop.abort(new Error('circuit breaker'));
+        }
+        if (outcome.kind === 'failed') {
+          failed += 1;
+          this.logger.warn({ msg: 'Ban-list fetch failed; previous data kept', uuid, reason: outcome.reason });
+          return;
+        }
+        try {
+          // Await first, then add: `removedBans += await …` would read the total before the await and
+          // overwrite what other workers added meanwhile.
+          const removed = await this.store.replace(uuid, outcome.kind === 'found' ? outcome.player : null, new Date());
+          removedBans += removed;
+          updated += 1;
+        } catch (error) {
+          failed += 1;
+          this.logger.error({ msg: 'Storing ban-list data failed; previous data kept', uuid, err: error });
+        }
+      });
+    } finally {
+      runSignal.removeEventListener('abort', onRunAbort);
+    }
+    return {
+      players: uuids.length,
+      updated,
+      failed,
+      removedBans,
+      startedAt: startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      ...(breaker.tripped ? { stoppedAfterTimeouts: breaker.limit } : {}),
+    };
   }
 }

@@ -32,4 +32,9 @@ export interface SyncSummary {
   removedBans: number;
   startedAt: string;
   finishedAt: string;
+  /**
+   * Present only when the circuit breaker stopped the run (docs/reliability.md): the upstream
+   * timed out this many times in a row; the players not fetched count as failed.
+   */
+  stoppedAfterTimeouts?: number;
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isDeadLocalHolder } from '../common/lease-holder';
 import { UnitOfWork } from '../database/unit-of-work';
 import { BanlistRepository } from './banlist.repository';
 
@@ -14,12 +15,22 @@ export class SyncLeaseService {
     private readonly banlist: BanlistRepository,
   ) {}
 
-  /** True when `holder` now has the lease for `ttlMs`. */
+  /**
+   * True when `holder` now has the lease for `ttlMs`: a free or expired one, or one whose holder
+   * was a process on this host that has died (a crash mid-run), so a restart need not wait for
+   * the expiry (docs/reliability.md). A live holder, here or on another host, keeps it.
+   */
   async acquire(name: string, holder: string, ttlMs: number): Promise<boolean> {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + ttlMs);
     if (await this.unitOfWork.transaction((tx) => this.banlist.takeLease(tx, name, holder, expiresAt, now))) {
       return true;
+    }
+    const current = await this.banlist.getLease(name);
+    if (current?.holder && isDeadLocalHolder(current.holder)) {
+      // Conditional on the dead holder: of two restarts racing for it, one wins.
+      const dead = current.holder;
+      return this.unitOfWork.transaction((tx) => this.banlist.updateHeldLease(tx, name, dead, { holder, expiresAt }));
     }
     // The migration creates the row; a lease name added later is created by its first taker.
     return this.unitOfWork.transaction((tx) => this.banlist.createLease(tx, name, holder, expiresAt));

@@ -1,6 +1,10 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
+import { withDeadline } from '../common/timing/deadline';
 import { AppConfig } from '../config/app-config';
+
+/** A provider outage is usually short: clients may try again after this many seconds. */
+const CAPTCHA_RETRY_AFTER_SECONDS = 5;
 
 interface SiteVerifyAnswer {
   success?: unknown;
@@ -37,19 +41,27 @@ export class CaptchaService implements OnModuleInit {
     }
     let answer: SiteVerifyAnswer;
     try {
-      const response = await fetch(this.config.RECAPTCHA_VERIFY_URL, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: form,
-        signal: AbortSignal.timeout(this.config.RECAPTCHA_TIMEOUT_MS),
-      });
-      if (response.status >= 500) {
-        throw new Error(`CAPTCHA provider answered ${response.status}`);
-      }
-      answer = (await response.json()) as SiteVerifyAnswer;
+      // One deadline for the request and its body, with a timer of its own (docs/reliability.md:
+      // `AbortSignal.timeout` can be garbage collected on Node 20 and never fire).
+      answer = await withDeadline(
+        this.config.RECAPTCHA_TIMEOUT_MS,
+        async (signal) => {
+          const response = await fetch(this.config.RECAPTCHA_VERIFY_URL, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: form,
+            signal,
+          });
+          if (response.status >= 500) {
+            throw new Error(`CAPTCHA provider answered ${response.status}`);
+          }
+          return (await response.json()) as SiteVerifyAnswer;
+        },
+        { what: 'CAPTCHA provider' },
+      );
     } catch (error) {
       this.logger.warn(`CAPTCHA provider unreachable: ${error instanceof Error ? error.message : String(error)}`);
-      throw ApiError.unavailable('captcha.unreachable');
+      throw ApiError.unavailable('captcha.unreachable', CAPTCHA_RETRY_AFTER_SECONDS);
     }
     if (answer.success !== true) {
       throw ApiError.captchaFailed();

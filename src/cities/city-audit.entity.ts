@@ -1,23 +1,26 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { utcDate } from '../database/transformers';
 
-export type AuditAction =
-  | 'create_requested'
-  | 'create_forced'
-  | 'create_approved'
-  | 'create_rejected'
-  | 'create_withdrawn'
-  | 'region_requested'
-  | 'region_approved'
-  | 'region_rejected'
-  | 'region_withdrawn'
-  | 'region_forced'
-  | 'update_requested'
-  | 'update_approved'
-  | 'update_rejected'
-  | 'update_withdrawn'
-  | 'update_forced'
-  | 'deleted';
+/** What an audit entry records: a request's life (filed, forced, approved, rejected, withdrawn) or a deletion. */
+export const AUDIT_ACTIONS = [
+  'create_requested',
+  'create_forced',
+  'create_approved',
+  'create_rejected',
+  'create_withdrawn',
+  'region_requested',
+  'region_approved',
+  'region_rejected',
+  'region_withdrawn',
+  'region_forced',
+  'update_requested',
+  'update_approved',
+  'update_rejected',
+  'update_withdrawn',
+  'update_forced',
+  'deleted',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** The `before_state` / `after_state` columns: a JSON object or NULL. */
 export const snapshotColumn = {

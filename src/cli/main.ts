@@ -4,9 +4,11 @@ import { NestFactory } from '@nestjs/core';
 import { Command } from 'commander';
 import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
+import { loadEnvFile } from '../config/env-file';
 import { databaseKind } from '../database/data-source-options';
 import { runMigrationsLocked } from '../database/migration-runner';
 import { backupSqlite, mysqlDumpCommand } from './backup';
+import { restoreMysql, restoreSqlite } from './restore';
 import { CliError, CliOutput } from './cli-output';
 import { CliModule } from './cli.module';
 import { registerApiKeyCommands } from './commands/api-key.commands';
@@ -28,6 +30,7 @@ async function main(argv: string[]): Promise<number> {
     const output = new CliOutput(Boolean(program.opts<{ json?: boolean }>().json));
     let config: AppConfig;
     try {
+      loadEnvFile();
       config = loadConfig();
     } catch (error) {
       if (error instanceof ConfigError) {
@@ -82,6 +85,33 @@ async function main(argv: string[]): Promise<number> {
           throw new CliError(`Backup failed: ${error instanceof Error ? error.message : String(error)}`);
         }
       });
+    });
+
+  program
+    .command('restore')
+    .description('Put a backup back (the server must be stopped); event ids continue past every id handed out before. SQLite: a file from backup. MySQL: a dump from mariadb-dump')
+    .requiredOption('--from <file>', 'the backup file (SQLite) or dump (MySQL/MariaDB)')
+    .action(async (options: { from: string }) => {
+      const config = loadConfig();
+      const output = new CliOutput(Boolean(program.opts<{ json?: boolean }>().json));
+      // No application context: it would open the database the restore is about to replace.
+      try {
+        if (databaseKind(config.DATABASE_URL) === 'mysql') {
+          const restored = await restoreMysql(config.DATABASE_URL, options.from);
+          output.result({ restored: restored.database, lastEventId: restored.lastEventId }, `Restored ${restored.database} from ${options.from}; the next event id follows ${restored.lastEventId}.`);
+          return;
+        }
+        if (config.DATABASE_URL === 'sqlite::memory:') {
+          throw new CliError('restore needs a database file; sqlite::memory: has none');
+        }
+        const restored = restoreSqlite(config.DATABASE_URL.slice('sqlite:'.length), options.from);
+        output.result(
+          { restored: restored.database, lastEventId: restored.lastEventId, previous: restored.previous },
+          `Restored ${restored.database} from ${options.from}; the next event id follows ${restored.lastEventId}.${restored.previous ? ` The replaced database is kept as ${restored.previous}.` : ''}`,
+        );
+      } catch (error) {
+        throw error instanceof CliError ? error : new CliError(`Restore refused: ${error instanceof Error ? error.message : String(error)}`);
+      }
     });
 
   try {

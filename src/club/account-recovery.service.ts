@@ -11,6 +11,8 @@ import { AccountDeleteDto, PasswordChangeDto, PasswordResetDto } from './dto/clu
 import { PasswordsService } from './passwords.service';
 
 const WRONG_PASSWORD = 'club.wrongPassword';
+/** What a request authenticated a moment before an account deletion gets: its token is gone. */
+const TOKEN_GONE = 'auth.tokenInvalid';
 
 /**
  * Contract 13.3: the way back in (password reset with a new in-game user key), password change
@@ -41,6 +43,10 @@ export class AccountRecoveryService {
       await this.captcha.verify(input.recaptcha, ip);
       const passwordHash = await this.passwords.hash(input.password);
       const token = await this.unitOfWork.transaction(async (tx) => {
+        // Read again inside the transaction: the account may have been deleted since (404, key unspent).
+        if (!(await this.accounts.lockExisting(tx, account.id))) {
+          throw ApiError.notFound('club.noAccountForKey');
+        }
         await this.userKeys.spend(tx, key);
         await this.accounts.setPassword(tx, account.id, passwordHash);
         // The new token supersedes every older one of the account.
@@ -59,6 +65,9 @@ export class AccountRecoveryService {
       const accountId = await this.checkPassword(session, input.password, input.recaptcha, ip);
       const passwordHash = await this.passwords.hash(input.newPassword);
       return this.unitOfWork.transaction(async (tx) => {
+        if (!(await this.accounts.lockExisting(tx, accountId))) {
+          throw ApiError.unauthorized(TOKEN_GONE);
+        }
         await this.accounts.setPassword(tx, accountId, passwordHash);
         return this.tokens.issue(tx, accountId);
       });
@@ -71,7 +80,10 @@ export class AccountRecoveryService {
       const accountId = await this.checkPassword(session, input.password, input.recaptcha, ip);
       await this.unitOfWork.transaction(async (tx) => {
         await this.tokens.revokeAll(tx, accountId);
-        await this.accounts.delete(tx, accountId);
+        if (!(await this.accounts.delete(tx, accountId))) {
+          // A second deletion racing the first: it is gone already.
+          throw ApiError.unauthorized(TOKEN_GONE);
+        }
       });
     });
   }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { isMysql } from '../database/affected-rows';
 import type { Transaction } from '../database/unit-of-work';
-import { DataSource } from 'typeorm';
 import { SqlReader } from '../database/sql-reader';
 import { ClubAccount, ClubGroup } from './club-account.entity';
 
@@ -20,10 +19,7 @@ function toCredentials(row: { id: number | string; passwordHash: string }): Acco
 /** Club-site accounts: one per player. */
 @Injectable()
 export class ClubAccountsRepository {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly reader: SqlReader,
-  ) {}
+  constructor(private readonly reader: SqlReader) {}
 
   async existsForPlayer(playerUuid: string): Promise<boolean> {
     return (await this.reader.one(CREDENTIALS_SQL, [playerUuid])) !== undefined;
@@ -44,18 +40,33 @@ export class ClubAccountsRepository {
     await tx.update(ClubAccount, { id: accountId }, { passwordHash });
   }
 
-  /** Deletes the account (its tokens first: see TokensRepository.deleteAccountTokens). */
-  async delete(tx: Transaction, accountId: number): Promise<void> {
-    await tx.delete(ClubAccount, { id: accountId });
+  /**
+   * Whether the account still exists, read inside the caller's transaction; on MySQL the row stays
+   * locked until it ends, so a deletion racing a sign-in or a password change waits for it (or
+   * happened before, and then this says false) instead of failing the token's foreign key.
+   * SQLite's write queue already serialises transactions.
+   */
+  async lockExisting(tx: Transaction, accountId: number): Promise<boolean> {
+    const sql = `SELECT id FROM club_accounts WHERE id = ?${isMysql(tx) ? ' FOR UPDATE' : ''}`;
+    const rows = await tx.query<unknown[]>(sql, [accountId]);
+    return rows.length > 0;
   }
 
-  async setNickname(accountId: number, nickname: string): Promise<void> {
-    await this.dataSource.manager.update(ClubAccount, { id: accountId }, { nickname });
+  /** Deletes the account (its tokens first: see TokensRepository.deleteAccountTokens); false when it was already gone. */
+  async delete(tx: Transaction, accountId: number): Promise<boolean> {
+    const result = await tx.delete(ClubAccount, { id: accountId });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** False when the account is gone (deleted a moment before). */
+  async setNickname(tx: Transaction, accountId: number, nickname: string): Promise<boolean> {
+    const result = await tx.update(ClubAccount, { id: accountId }, { nickname });
+    return (result.affected ?? 0) > 0;
   }
 
   /** False when the player has no account. */
-  async setGroup(playerUuid: string, group: ClubGroup): Promise<boolean> {
-    const result = await this.dataSource.manager.update(ClubAccount, { playerUuid }, { clubgroup: group });
+  async setGroup(tx: Transaction, playerUuid: string, group: ClubGroup): Promise<boolean> {
+    const result = await tx.update(ClubAccount, { playerUuid }, { clubgroup: group });
     return (result.affected ?? 0) > 0;
   }
 }

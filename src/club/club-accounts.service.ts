@@ -73,7 +73,13 @@ export class ClubAccountsService {
       if (!account || !valid) {
         throw ApiError.unauthorized(WRONG_CREDENTIALS);
       }
-      return this.unitOfWork.transaction((tx) => this.tokens.issue(tx, account.id));
+      return this.unitOfWork.transaction(async (tx) => {
+        // Deleted while the password was checked: the answer a moment later, not a foreign-key 500.
+        if (!(await this.accounts.lockExisting(tx, account.id))) {
+          throw ApiError.unauthorized(WRONG_CREDENTIALS);
+        }
+        return this.tokens.issue(tx, account.id);
+      });
     });
   }
 
@@ -87,7 +93,11 @@ export class ClubAccountsService {
       throw ApiError.invalidField('nickname', cleaned.reason);
     }
     await this.captcha.verify(input.recaptcha, ip);
-    await this.accounts.setNickname(session.accountId, cleaned.nickname);
+    const updated = await this.unitOfWork.transaction((tx) => this.accounts.setNickname(tx, session.accountId, cleaned.nickname));
+    if (!updated) {
+      // The account was deleted after this request was authenticated: its token is gone too.
+      throw ApiError.unauthorized('auth.tokenInvalid');
+    }
     return cleaned.nickname;
   }
 
@@ -97,7 +107,7 @@ export class ClubAccountsService {
     if (!found) {
       return false;
     }
-    return this.accounts.setGroup(found.uuid, group);
+    return this.unitOfWork.transaction((tx) => this.accounts.setGroup(tx, found.uuid, group));
   }
 
   private async isSamePlayer(username: string, playerUuid: string): Promise<boolean> {

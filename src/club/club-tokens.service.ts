@@ -3,7 +3,7 @@ import { ApiError } from '../common/errors/api-error';
 import { CLUB_TOKEN_PATTERN } from '../common/identifiers';
 import { hashSecret, newClubToken } from '../common/secrets';
 import { AppConfig } from '../config/app-config';
-import type { Transaction } from '../database/unit-of-work';
+import { type Transaction, UnitOfWork } from '../database/unit-of-work';
 import type { ClubSession } from './club-session';
 import { TokenSession, TokensRepository } from './tokens.repository';
 
@@ -20,6 +20,7 @@ export class ClubTokensService {
   constructor(
     private readonly tokens: TokensRepository,
     private readonly config: AppConfig,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   /** Issues a token inside the caller's transaction and makes it the account's only valid one. */
@@ -62,7 +63,9 @@ export class ClubTokensService {
   }
 
   async logout(session: ClubSession): Promise<void> {
-    await this.tokens.logOut(session.tokenId, new Date());
+    // Through the unit of work: on SQLite a logout beside it could join another request's open
+    // transaction and be undone by its rollback, leaving the token valid.
+    await this.unitOfWork.transaction((tx) => this.tokens.logOut(tx, session.tokenId, new Date()));
   }
 }
 

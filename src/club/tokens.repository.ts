@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Transaction } from '../database/unit-of-work';
-import { DataSource, LessThan } from 'typeorm';
+import { LessThan } from 'typeorm';
 import { DataVersions } from '../database/data-versions';
 import { ReadCache } from '../database/read-cache';
 import { SqlReader } from '../database/sql-reader';
@@ -93,7 +92,6 @@ export class TokensRepository {
   private readonly sessions: ReadCache<TokenSession | null>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly reader: SqlReader,
     versions: DataVersions,
   ) {
@@ -125,8 +123,8 @@ export class TokensRepository {
     });
   }
 
-  async logOut(tokenId: number, at: Date): Promise<void> {
-    await this.dataSource.manager.update(ClubToken, { id: tokenId }, { loggedOutAt: at });
+  async logOut(tx: Transaction, tokenId: number, at: Date): Promise<void> {
+    await tx.update(ClubToken, { id: tokenId }, { loggedOutAt: at });
   }
 
   /** Replaces a player's user key (one per player). */

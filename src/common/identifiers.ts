@@ -6,6 +6,8 @@ export const CHATID_PATTERN = /^[0-9]{17,20}$/;
 export const CLUB_TOKEN_PATTERN = /^[A-Za-z0-9]{32}$/;
 export const USER_KEY_PATTERN = /^[A-Za-z]{10}$/;
 export const POSITIVE_INT_PATTERN = /^[1-9][0-9]{0,15}$/;
+/** `/users/{x}`: any of the three forms `classifyPlayerIdentifier` reads (documented as the path parameter's pattern). */
+export const PLAYER_IDENTIFIER_PATTERN = new RegExp(`^(?:${[UUID_PATTERN, CHATID_PATTERN, MCID_PATTERN].map((pattern) => pattern.source.slice(1, -1)).join('|')})$`);
 
 export type PlayerIdentifier =
   | { kind: 'uuid'; value: string }

@@ -11,7 +11,9 @@ describe('lease holders', () => {
     const exited = spawnSync(process.execPath, ['-e', '0']).pid;
     expect(isDeadLocalHolder(`${hostname()}:${exited}:x`)).toBe(true);
     expect(isDeadLocalHolder(`${hostname()}:${process.ppid}:x`)).toBe(false);
-    expect(isDeadLocalHolder(`${hostname()}:${process.pid}:other`)).toBe(false);
+    expect(isDeadLocalHolder(newLeaseHolder())).toBe(false);
+    // This pid, but not made by this process: an earlier process that had the same pid.
+    expect(isDeadLocalHolder(`${hostname()}:${process.pid}:earlier`)).toBe(true);
     expect(isDeadLocalHolder(`another-host:${exited}:x`)).toBe(false);
     expect(isDeadLocalHolder(null)).toBe(false);
     expect(isDeadLocalHolder('garbage')).toBe(false);

@@ -6,14 +6,21 @@ import { hostname } from 'node:os';
  * part tells apart two holders in one process (tests run several app instances in one process).
  */
 export function newLeaseHolder(): string {
-  return `${hostname()}:${process.pid}:${randomUUID()}`;
+  const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
+  createdHere.add(holder);
+  return holder;
 }
+
+/** The holders this process made: a holder with this process's pid that is not one of them is a
+ * previous process that had the same pid (a container restarted keeps its host name and often
+ * gets the same pid back), so it is dead. */
+const createdHere = new Set<string>();
 
 /**
  * True when `holder` names a process on this host that is no longer alive, so a restart can take
  * its leases at once instead of waiting for them to expire. Never true for a holder on another
- * host, in this process, or whose process exists (a live replica on the same host): those wait
- * for the expiry as before.
+ * host, made by this process, or whose process exists (a live replica on the same host): those
+ * wait for the expiry as before.
  */
 export function isDeadLocalHolder(holder: string | null | undefined, isAlive: (pid: number) => boolean = processExists): boolean {
   const match = /^(.*):(\d+):[^:]+$/.exec(holder ?? '');
@@ -21,7 +28,10 @@ export function isDeadLocalHolder(holder: string | null | undefined, isAlive: (p
     return false;
   }
   const pid = Number(match[2]);
-  return pid !== process.pid && pid > 0 && !isAlive(pid);
+  if (pid === process.pid) {
+    return !createdHere.has(holder!);
+  }
+  return pid > 0 && !isAlive(pid);
 }
 
 function processExists(pid: number): boolean {

@@ -16,7 +16,13 @@ describe(loadConfig.name, () => {
       RECAPTCHA_TIMEOUT_MS: 5000,
       BANLIST_SYNC_CONCURRENCY: 4,
       BANLIST_TIMEOUT_MS: 10000,
+      BANLIST_MAX_TIMEOUTS_IN_A_ROW: 5,
       RATE_LIMIT_ENABLED: true,
+      REDIS_COMMAND_TIMEOUT_MS: 500,
+      REDIS_CONNECT_TIMEOUT_MS: 1000,
+      EVENTS_MAX_WAITERS: 1000,
+      HTTP_REQUEST_TIMEOUT_MS: 30000,
+      HTTP_IDLE_TIMEOUT_MS: 60000,
     });
     expect(config.dataCutoff.toISOString()).toBe('2018-03-19T15:00:00.000Z');
   });
@@ -38,8 +44,39 @@ describe(loadConfig.name, () => {
     ['BANLIST_SOURCE_URL', 'not a url'],
     ['LOG_LEVEL', 'loud'],
     ['RATE_LIMIT_ENABLED', 'maybe'],
+    ['BANLIST_MAX_TIMEOUTS_IN_A_ROW', '0'],
+    ['REDIS_COMMAND_TIMEOUT_MS', '5'],
+    ['EVENTS_MAX_WAITERS', '0'],
+    ['HTTP_REQUEST_TIMEOUT_MS', 'soon'],
+    // A long-poll answers a second before the idle cut: less than 2 s would leave it no wait at all.
+    ['HTTP_IDLE_TIMEOUT_MS', '1500'],
   ])('stops with a message naming %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it('has the documented database deadlines and bounds, and refuses values that make no sense', () => {
+    expect(loadConfig({})).toMatchObject({
+      DATABASE_QUERY_TIMEOUT_MS: 5000,
+      DATABASE_POOL_WAIT_MS: 2000,
+      DATABASE_POOL_QUEUE_LIMIT: 200,
+      DATABASE_LOCK_WAIT_SECONDS: 3,
+      DATABASE_PING_TIMEOUT_MS: 2000,
+      SQLITE_WRITE_QUEUE_LIMIT: 500,
+      PASSWORD_HASH_QUEUE_LIMIT: 64,
+    });
+    expect(loadConfig({ DATABASE_QUERY_TIMEOUT_MS: '1500', DATABASE_LOCK_WAIT_SECONDS: '1' }).DATABASE_QUERY_TIMEOUT_MS).toBe(1500);
+    for (const [name, value] of [
+      ['DATABASE_QUERY_TIMEOUT_MS', '0'],
+      ['DATABASE_POOL_WAIT_MS', 'soon'],
+      ['DATABASE_POOL_QUEUE_LIMIT', '0'],
+      ['DATABASE_PING_TIMEOUT_MS', '-1'],
+      ['SQLITE_WRITE_QUEUE_LIMIT', '0'],
+      ['PASSWORD_HASH_QUEUE_LIMIT', '1.5'],
+    ]) {
+      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+    }
+    // A lock wait at or past the statement deadline would never be reached.
+    expect(() => loadConfig({ DATABASE_LOCK_WAIT_SECONDS: '5' })).toThrow(/DATABASE_LOCK_WAIT_SECONDS/);
   });
 
   it('refuses production without a CAPTCHA secret', () => {

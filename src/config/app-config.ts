@@ -158,6 +158,66 @@ export class AppConfig {
   @Min(1)
   BANLIST_TIMEOUT_MS = 10000;
 
+  // The database's deadlines and bounds (docs/reliability.md, "The database"); tests shrink them.
+  /** MySQL: one statement's deadline; past it the connection is dropped and the request answers 503. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  DATABASE_QUERY_TIMEOUT_MS = 5000;
+
+  /** MySQL: how long a request waits for a pooled connection (connecting included) before a 503. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  DATABASE_POOL_WAIT_MS = 2000;
+
+  /** MySQL: requests allowed to wait for a pooled connection; one more gets a 503 at once. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  DATABASE_POOL_QUEUE_LIMIT = 200;
+
+  /** MySQL: InnoDB row-lock wait of every session (`innodb_lock_wait_timeout`, whole seconds). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  DATABASE_LOCK_WAIT_SECONDS = 3;
+
+  /** `/health/ready`: the ping's deadline, pool wait included. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  DATABASE_PING_TIMEOUT_MS = 2000;
+
+  /** SQLite: write transactions allowed to wait for the one writer; one more gets a 503 at once. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  SQLITE_WRITE_QUEUE_LIMIT = 500;
+
+  /** Password hashes (argon2) allowed to wait for a free hashing slot; one more gets a 503 at once. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  PASSWORD_HASH_QUEUE_LIMIT = 64;
+
+  /**
+   * The ban-list run's circuit breaker (docs/reliability.md): this many upstream timeouts in a
+   * row stop the run; the players not yet fetched keep their data and count as failed.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  BANLIST_MAX_TIMEOUTS_IN_A_ROW = 5;
+
   @Transform(toBoolean)
   @IsBoolean()
   RATE_LIMIT_ENABLED = true;
@@ -186,6 +246,44 @@ export class AppConfig {
   @IsOptional()
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://host:port' })
   REDIS_URL?: string;
+
+  /** Every Redis command (rate limits, known addresses, event notifications) answers or fails within this. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  REDIS_COMMAND_TIMEOUT_MS = 500;
+
+  /** A Redis connection that is not up within this counts as down (the limiters use memory meanwhile). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  REDIS_CONNECT_TIMEOUT_MS = 1000;
+
+  /** Long-polls (`GET /events?wait=`) waiting at once on this instance; past it: 503 with Retry-After. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  EVENTS_MAX_WAITERS = 1000;
+
+  /** The whole request (headers and body) must arrive within this (a client that trickles it is cut off with 408). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  HTTP_REQUEST_TIMEOUT_MS = 30_000;
+
+  /**
+   * A connection on which nothing moves for this long is closed (also while a handler runs).
+   * A long-poll waits at most this less one second, so it answers before the cut.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(2000)
+  @Max(3_600_000)
+  HTTP_IDLE_TIMEOUT_MS = 60_000;
 
   /** Unset: `/metrics` answers loopback clients only; set: it needs `Authorization: Bearer <token>`. */
   @Transform(emptyToUndefined)
@@ -252,11 +350,15 @@ function commaList(value: string | undefined, normalise: (item: string) => strin
 
 export class ConfigError extends Error {}
 
+/** Every variable the configuration reads (those with a default, then the optional ones). */
+export function configVariables(): string[] {
+  return [...Object.keys(new AppConfig()), 'APP_VERSION', 'RECAPTCHA_SECRET', 'RECAPTCHA_SITE_KEY', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'RECAPTCHA_HOSTNAMES', 'RECAPTCHA_ACTIONS', 'METRICS_TOKEN'];
+}
+
 /** Reads and validates the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const known = Object.keys(new AppConfig());
   const supplied: Record<string, string> = {};
-  for (const name of [...known, 'APP_VERSION', 'RECAPTCHA_SECRET', 'RECAPTCHA_SITE_KEY', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'RECAPTCHA_HOSTNAMES', 'RECAPTCHA_ACTIONS', 'METRICS_TOKEN']) {
+  for (const name of configVariables()) {
     const value = env[name];
     if (value !== undefined) {
       supplied[name] = value;
@@ -281,6 +383,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (config.CITY_BLOCK_MAX < config.CITY_BLOCK_LIMIT) {
     throw new ConfigError('Invalid configuration: CITY_BLOCK_MAX must not be below CITY_BLOCK_LIMIT');
+  }
+  if (config.DATABASE_LOCK_WAIT_SECONDS * 1000 >= config.DATABASE_QUERY_TIMEOUT_MS) {
+    // Otherwise the statement's deadline drops the connection before InnoDB gives up the lock wait.
+    throw new ConfigError('Invalid configuration: DATABASE_LOCK_WAIT_SECONDS must be below DATABASE_QUERY_TIMEOUT_MS');
   }
   if (Number.isNaN(config.dataCutoff.getTime())) {
     throw new ConfigError('Invalid configuration: DATA_CUTOFF is not a valid date');

@@ -20,6 +20,8 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 const unavailableCodes = new Set([
+  // mysql-deadlines.ts: no pooled connection within DATABASE_POOL_WAIT_MS.
+  'DATABASE_POOL_TIMEOUT',
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',

@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
 import { DataVersions } from './data-versions';
 import { runMigrationsLocked } from './migration-runner';
+import { guardedMysqlDriver } from './mysql-deadlines';
 import { SqlReader } from './sql-reader';
 import { UnitOfWork } from './unit-of-work';
 
@@ -13,11 +14,16 @@ import { UnitOfWork } from './unit-of-work';
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
-        ...buildDataSourceOptions(config),
-        // Report a dead database at once instead of retrying for half a minute at start.
-        retryAttempts: 0,
-      }),
+      useFactory: (config: AppConfig) => {
+        const options = buildDataSourceOptions(config);
+        return {
+          ...options,
+          // MySQL: deadlines on every statement, the pool's wait and row locks (mysql-deadlines.ts).
+          ...(options.type === 'mysql' ? { connectorPackage: 'mysql2' as const, driver: guardedMysqlDriver(config) } : {}),
+          // Report a dead database at once instead of retrying for half a minute at start.
+          retryAttempts: 0,
+        };
+      },
       // Connect, then apply pending migrations under the database-wide lock (never TypeORM's
       // unlocked run at initialise).
       dataSourceFactory: async (options) => {

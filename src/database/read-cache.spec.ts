@@ -1,5 +1,5 @@
 import { DataVersions } from './data-versions';
-import { ReadCache } from './read-cache';
+import { READ_CACHE_BOUNDS, ReadCache } from './read-cache';
 import type { SqlReader } from './sql-reader';
 
 /** A SqlReader stand-in: a change counter and the data_versions rows, both settable. */
@@ -75,14 +75,38 @@ describe(ReadCache.name, () => {
     expect(loads).toBe(1);
   });
 
-  it('keeps at most `capacity` keys, dropping the oldest', async () => {
+  it('keeps at most `maxEntries` keys, dropping the oldest', async () => {
     const { reader } = fakeReader([{ name: 'players', version: 1 }]);
-    const cache = new ReadCache<string>(new DataVersions(reader), ['players'], 2);
+    const cache = new ReadCache<string>(new DataVersions(reader), ['players'], { maxEntries: 2, maxBytes: 1024 * 1024 });
     await cache.get('a', () => Promise.resolve('a1'));
     await cache.get('b', () => Promise.resolve('b1'));
     await cache.get('c', () => Promise.resolve('c1'));
     expect(await cache.get('a', () => Promise.resolve('a2'))).toBe('a2');
     expect(await cache.get('c', () => Promise.resolve('c2'))).toBe('c1');
+  });
+
+  it('keeps at most `maxBytes` (estimated), dropping the oldest, however few the keys', async () => {
+    const { reader } = fakeReader([{ name: 'players', version: 1 }]);
+    const cache = new ReadCache<string>(new DataVersions(reader), ['players'], { maxEntries: 1_000, maxBytes: 10_000 });
+    const large = (tag: string): string => tag.repeat(2_000);
+    for (const key of ['a', 'b', 'c', 'd']) {
+      await cache.get(key, () => Promise.resolve(large(key)));
+    }
+    expect(cache.held.bytes).toBeLessThanOrEqual(10_000);
+    expect(cache.held.entries).toBe(2);
+    expect(await cache.get('a', () => Promise.resolve('reloaded'))).toBe('reloaded');
+    expect(await cache.get('d', () => Promise.resolve('reloaded'))).toBe(large('d'));
+  });
+
+  it('stays within the default bounds over a long run of distinct keys', async () => {
+    const { reader } = fakeReader([{ name: 'players', version: 1 }]);
+    const cache = new ReadCache<{ name: string }>(new DataVersions(reader), ['players']);
+    for (let index = 0; index < 30_000; index += 1) {
+      await cache.get(`player-${index}`, () => Promise.resolve({ name: 'x'.repeat(200) }));
+    }
+    expect(cache.held.entries).toBeLessThanOrEqual(READ_CACHE_BOUNDS.maxEntries);
+    expect(cache.held.bytes).toBeLessThanOrEqual(READ_CACHE_BOUNDS.maxBytes);
+    expect(cache.held.bytes).toBeGreaterThan(READ_CACHE_BOUNDS.maxBytes / 2);
   });
 
   it("with 'any-write', serves only while nothing was committed", async () => {

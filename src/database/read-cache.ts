@@ -1,4 +1,11 @@
+import { approximateBytes, BoundedMap, type MemoryBounds, stringBytes } from '../common/memory/bounded-map';
 import type { DataTopic, DataVersions } from './data-versions';
+
+/**
+ * Per cache: the entry bound it always had, and a byte bound (docs/reliability.md, "Lifetime"):
+ * 20,000 small views fit in a few MiB, but a cache of larger views must not grow past this.
+ */
+export const READ_CACHE_BOUNDS: MemoryBounds = { maxEntries: 20_000, maxBytes: 8 * 1024 * 1024 };
 
 /**
  * A per-key cache of a repository read, valid while the data versions of its topics are
@@ -6,18 +13,25 @@ import type { DataTopic, DataVersions } from './data-versions';
  * when nothing was written), so a write is visible to the next read on any instance. With the
  * topics `'any-write'` it is valid only while nothing at all was committed (SQLite files; never
  * served elsewhere): for reads whose writers are too many to bump a topic reliably. A new stamp
- * empties the cache; beyond `capacity` keys the oldest entry goes. Cached values are shared by
+ * empties the cache; beyond its bounds (entries and estimated bytes) the oldest entries go. Cached values are shared by
  * every caller and must not be mutated.
  */
 export class ReadCache<V> {
   private stamp: string | undefined;
-  private readonly entries = new Map<string, V>();
+  private readonly entries: BoundedMap<string, V>;
 
   constructor(
     private readonly versions: DataVersions,
     private readonly topics: readonly DataTopic[] | 'any-write',
-    private readonly capacity = 20_000,
-  ) {}
+    bounds: MemoryBounds = READ_CACHE_BOUNDS,
+  ) {
+    this.entries = new BoundedMap(bounds, (key, value) => stringBytes(key) + approximateBytes(value));
+  }
+
+  /** Entries and estimated bytes held (for tests and diagnostics). */
+  get held(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.entries.bytes };
+  }
 
   /** Not an async function: a hit on a known stamp costs no extra promise hops (every hot read comes here). */
   get(key: string, load: () => Promise<V>): Promise<V> {
@@ -36,9 +50,6 @@ export class ReadCache<V> {
     }
     return load().then((value) => {
       if (this.stamp === stamp) {
-        if (this.entries.size >= this.capacity) {
-          this.entries.delete(this.entries.keys().next().value as string);
-        }
         this.entries.set(key, value);
       }
       return value;

@@ -2,6 +2,16 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { DataSource } from 'typeorm';
+import { BoundedMap, type MemoryBounds, stringBytes } from '../common/memory/bounded-map';
+
+/**
+ * Prepared statements kept, by count and bytes (docs/reliability.md, "Lifetime"): the hot reads
+ * use a few dozen fixed SQL texts, but a text built per call (an IN list of varying length) must
+ * not pile up statements for the life of the process. A forgotten statement is prepared again.
+ */
+export const STATEMENT_CACHE_BOUNDS: MemoryBounds = { maxEntries: 500, maxBytes: 4 * 1024 * 1024 };
+/** SQLite's compiled program of a small statement, held natively beside its text: an estimate. */
+const PREPARED_STATEMENT_BYTES = 4096;
 
 /**
  * The hot read path: plain parameterised SQL, no query builder and no entity hydration.
@@ -20,7 +30,7 @@ import { DataSource } from 'typeorm';
 export class SqlReader implements OnApplicationShutdown {
   private readonly sqlite: Database | undefined;
   private readonly ownConnection: boolean;
-  private readonly statements = new Map<string, Statement>();
+  private readonly statements = new BoundedMap<string, Statement>(STATEMENT_CACHE_BOUNDS, (sql) => stringBytes(sql) + PREPARED_STATEMENT_BYTES);
   private dataVersionStatement: Statement | undefined;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
@@ -57,6 +67,11 @@ export class SqlReader implements OnApplicationShutdown {
     }
     this.dataVersionStatement ??= this.sqlite.prepare('PRAGMA data_version').pluck();
     return this.dataVersionStatement.get() as number;
+  }
+
+  /** Prepared statements held (for tests and diagnostics). */
+  get heldStatements(): { entries: number; bytes: number } {
+    return { entries: this.statements.size, bytes: this.statements.bytes };
   }
 
   async one<T>(sql: string, parameters: readonly unknown[] = []): Promise<T | undefined> {

@@ -1,11 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Mutex } from 'async-mutex';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { BoundedSemaphore } from '../common/limits/bounded-semaphore';
+import { AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import { isDeadlock } from './database-errors';
 
 const DEADLOCK_ATTEMPTS = 4;
+
+/**
+ * Runners whose BEGIN already says IMMEDIATE. TypeORM's better-sqlite3 driver hands out one
+ * runner for the life of the connection, so the rewrite is installed once per runner, never once
+ * per transaction (stacked wrappers overflowed the call stack after ~10,000 transactions).
+ */
+const immediateRunners = new WeakSet<QueryRunner>();
+
+function beginImmediately(runner: QueryRunner): void {
+  if (immediateRunners.has(runner)) {
+    return;
+  }
+  const query = runner.query.bind(runner);
+  runner.query = ((sql: string, ...rest: unknown[]) => query(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE TRANSACTION' : sql, ...(rest as []))) as typeof runner.query;
+  immediateRunners.add(runner);
+}
 
 /**
  * An open transaction. Services get it from `UnitOfWork.transaction` and only hand it to the
@@ -23,18 +40,22 @@ export interface TransactionOptions {
  *
  * TypeORM hands every caller the same connection on better-sqlite3, so two concurrent
  * `transaction()` calls would nest as savepoints and see each other's writes. On SQLite the
- * transactions of this process are therefore queued; MySQL gets real concurrent transactions
- * from its pool and relies on row locks and unique indexes.
+ * transactions of this process are therefore queued, and every write goes through here: a write
+ * on the shared connection outside the queue would join whatever transaction is open and be
+ * undone by its rollback. The queue is bounded (SQLITE_WRITE_QUEUE_LIMIT): past it a 503 with
+ * Retry-After (docs/reliability.md). MySQL gets real concurrent transactions from its pool and
+ * relies on row locks and unique indexes.
  */
 @Injectable()
 export class UnitOfWork {
-  private readonly sqliteQueue: Mutex | undefined;
+  private readonly sqliteQueue: BoundedSemaphore | undefined;
 
   constructor(
     @InjectDataSource() readonly dataSource: DataSource,
     private readonly metrics: MetricsService,
+    config: AppConfig,
   ) {
-    this.sqliteQueue = dataSource.options.type === 'better-sqlite3' ? new Mutex() : undefined;
+    this.sqliteQueue = dataSource.options.type === 'better-sqlite3' ? new BoundedSemaphore('the SQLite write queue', 1, config.SQLITE_WRITE_QUEUE_LIMIT) : undefined;
   }
 
   get isSqlite(): boolean {
@@ -51,7 +72,7 @@ export class UnitOfWork {
             return work(tx);
           };
     if (this.sqliteQueue) {
-      return this.sqliteQueue.runExclusive(() => this.immediateTransaction(run));
+      return this.sqliteQueue.run(() => this.immediateTransaction(run));
     }
     // InnoDB may pick any concurrent transaction as a deadlock victim (gap locks on inserts);
     // the whole transaction was rolled back, so running it again is safe.
@@ -75,8 +96,7 @@ export class UnitOfWork {
    */
   private async immediateTransaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
-    const query = runner.query.bind(runner);
-    runner.query = ((sql: string, ...rest: unknown[]) => query(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE TRANSACTION' : sql, ...(rest as []))) as typeof runner.query;
+    beginImmediately(runner);
     try {
       // A BEGIN that fails (SQLITE_BUSY past the busy timeout) leaves nothing to roll back.
       await runner.startTransaction();

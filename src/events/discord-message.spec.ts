@@ -1,4 +1,5 @@
-import { deciderLabel, discordMessage, playersOf } from './discord-message';
+import fc from 'fast-check';
+import { deciderLabel, discordMessage, escapeMarkdown, playersOf } from './discord-message';
 
 const requester = { uuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5', mcid: 'Notch' };
 const names = new Map([[requester.uuid, { mcid: 'Notch', chatid: '123456789012345678' }]]);
@@ -36,6 +37,56 @@ describe('discordMessage', () => {
     expect(body.content).toContain('\\*\\*');
     expect(body.allowed_mentions).toEqual({ parse: [], users: [] });
     expect(body.embeds[0].fields.every((field) => field.value.length <= 1024)).toBe(true);
+  });
+
+  it('shows a masked link, a heading, mentions and emphasis typed by players and operators literally, in every field', () => {
+    const typedName = '[公式サイト](https://evil.example) # 見出し';
+    const typedReason = '**不可** <@everyone> <@&42> <#7> @here ||秘密|| `code`\n# 見出し\n- 項目\n> 引用';
+    const player = { uuid: requester.uuid, mcid: '__Notch__' };
+    const linked = new Map([[requester.uuid, { mcid: '__Notch__', chatid: '123456789012345678' }]]);
+    const body = discordMessage(
+      { id: 8, type: 'city.request.rejected', at: 'now', data: { request: { id: 2, type: 'create', requester: player, rejectReason: typedReason, decidedBy: 'apikey:ops_night' }, city: { id: 9, name: typedName } } },
+      linked,
+    );
+    const texts = [body.content, ...body.embeds[0].fields.map((field) => field.value)];
+    for (const text of texts) {
+      // No masked link, no mention but the requester's, no heading, bold, spoiler or code survives.
+      expect(text).not.toMatch(/(^|[^\\])\[[^\]]*(^|[^\\])\]\(/);
+      expect(text.replace('<@123456789012345678>', '')).not.toMatch(/(^|[^\\])<[@#]/);
+      expect(text).not.toMatch(/(^|[^\\])(\*\*|\|\||`|__)/);
+      expect(text).not.toMatch(/^#/m);
+      expect(text).not.toMatch(/@(everyone|here)/);
+      expect(text).not.toMatch(/https:\/\//);
+    }
+    expect(body.content).toBe('<@123456789012345678> 「\\[公式サイト\\]\\(https\\://evil.example\\) \\# 見出し」の新規登録申請は却下されました。');
+    expect(body.embeds[0].fields).toContainEqual({ name: '自治体', value: '\\[公式サイト\\]\\(https\\://evil.example\\) \\# 見出し (#9)', inline: true });
+    expect(body.embeds[0].fields).toContainEqual({ name: '申請者', value: '<@123456789012345678> (\\_\\_Notch\\_\\_)', inline: true });
+    expect(body.embeds[0].fields).toContainEqual({ name: '判断者', value: '運営 (ops\\_night)', inline: true });
+    expect(body.embeds[0].fields.find((field) => field.name === '理由')?.value).toBe(
+      '\\*\\*不可\\*\\* \\<@\u200beveryone\\> \\<@&42\\> \\<\\#7\\> @\u200bhere \\|\\|秘密\\|\\| \\`code\\`\n\\# 見出し\n\\- 項目\n\\> 引用',
+    );
+    // The service's own mention of the requester stays, and is the only one allowed to ping.
+    expect(body.allowed_mentions).toEqual({ parse: [], users: ['123456789012345678'] });
+  });
+
+  it('leaves no Markdown character unescaped, and drops nothing, whatever the text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme-ascii', maxLength: 60 }), (text) => {
+        const escaped = escapeMarkdown(text);
+        let plain = '';
+        for (let index = 0; index < escaped.length; index += 1) {
+          if (escaped[index] === '\\') {
+            index += 1;
+            plain += escaped[index] ?? '';
+          } else {
+            expect('[]()<>#*_~|`'.includes(escaped[index])).toBe(false);
+            plain += escaped[index];
+          }
+        }
+        expect(plain.replace(/\u200b/g, '')).toBe(text);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('summarises a ban-list run and a test ping in Japanese', () => {

@@ -54,9 +54,24 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-/** Backticks and the like shown literally; `@everyone` typed into a city name pings no one (allowed_mentions). */
+/**
+ * Text a player or operator typed (city names, game ids, reasons, API key names), shown literally
+ * in every field (SECURITY.md, Discord messages): each Markdown character gets a backslash, so a
+ * masked link `[x](https://…)`, a heading `# …`, a mention `<@id>`, `<@&role>` or `<#channel>`,
+ * `**bold**`, spoilers and code show as typed; `://` loses its autolink and `@everyone`/`@here`
+ * get a zero-width space (allowed_mentions already stops the ping; this stops the highlight).
+ * What the service builds itself (the requester's `<@id>`) is never passed through here.
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/[\\[\]()<>#*_~|`]/g, (char) => `\\${char}`)
+    .replace(/^(\s*)([-+]|\d+\.)(?=\s)/gm, (_all, space: string, marker: string) => `${space}\\${marker}`)
+    .replace(/:\/\//g, '\\://')
+    .replace(/@(everyone|here)/gi, '@\u200b$1');
+}
+
 function quoted(text: string): string {
-  return `「${text.replace(/[`*_~|>]/g, (char) => `\\${char}`)}」`;
+  return `「${escapeMarkdown(text)}」`;
 }
 
 export function playerLabel(uuid: string | undefined, names: ReadonlyMap<string, PlayerName>, fallbackMcid?: string | null): string {
@@ -64,11 +79,13 @@ export function playerLabel(uuid: string | undefined, names: ReadonlyMap<string,
     return '不明';
   }
   const known = names.get(uuid);
-  const mcid = known?.mcid ?? fallbackMcid ?? null;
-  if (known?.chatid) {
+  const typed = known?.mcid ?? fallbackMcid ?? null;
+  const mcid = typed === null ? null : escapeMarkdown(typed);
+  // The chat id comes from the link table: digits only, checked when it was linked.
+  if (known?.chatid && /^\d+$/.test(known.chatid)) {
     return `<@${known.chatid}>${mcid ? ` (${mcid})` : ''}`;
   }
-  return mcid ?? uuid;
+  return mcid ?? escapeMarkdown(uuid);
 }
 
 /** `apikey:<name>` → 運営 (name); `club:<uuid>` → the club admin, mentioned when linked. */
@@ -77,7 +94,7 @@ export function deciderLabel(decidedBy: string | null | undefined, names: Readon
     return null;
   }
   if (decidedBy.startsWith('apikey:')) {
-    return `運営 (${decidedBy.slice('apikey:'.length)})`;
+    return `運営 (${escapeMarkdown(decidedBy.slice('apikey:'.length))})`;
   }
   if (decidedBy.startsWith('club:')) {
     return `クラブ管理者 ${playerLabel(decidedBy.slice('club:'.length), names)}`;
@@ -85,7 +102,7 @@ export function deciderLabel(decidedBy: string | null | undefined, names: Readon
   if (decidedBy.startsWith('player:')) {
     return playerLabel(decidedBy.slice('player:'.length), names);
   }
-  return decidedBy;
+  return escapeMarkdown(decidedBy);
 }
 
 /** The players a message may name, to look up before building it. */
@@ -111,7 +128,8 @@ export function discordMessage(
   const cityName = city?.name ?? request?.city?.name ?? request?.changes?.cityName ?? (request ? `自治体 #${request.id ?? '?'}` : '不明な自治体');
   const requesterUuid = request?.requester?.uuid;
   const requester = requesterUuid ? playerLabel(requesterUuid, names, request?.requester?.mcid) : null;
-  const requesterChatId = requesterUuid ? names.get(requesterUuid)?.chatid ?? null : null;
+  const linked = requesterUuid ? names.get(requesterUuid)?.chatid ?? null : null;
+  const requesterChatId = linked !== null && /^\d+$/.test(linked) ? linked : null;
   const typeJa = request?.type ? TYPE_JA[request.type] ?? request.type : null;
   const decider = deciderLabel(request?.decidedBy, names);
   const mention = requesterChatId ? `<@${requesterChatId}> ` : '';
@@ -174,14 +192,14 @@ export function discordMessage(
   };
   if (event.type.startsWith('city.')) {
     const cityId = city?.id ?? request?.cityId;
-    add('自治体', cityId ? `${cityName} (#${cityId})` : cityName);
+    add('自治体', cityId ? `${escapeMarkdown(cityName)} (#${cityId})` : escapeMarkdown(cityName));
     add('申請者', requester ?? (city?.owner?.uuid ? playerLabel(city.owner.uuid, names, city.owner.mcid) : null));
     add('種別', typeJa);
     add('判断', decision);
     // A withdrawal is the requester's own act: no one "decided" it.
     const withdrawn = request?.rejectReason === WITHDRAWN;
     add('判断者', (event.type === 'city.request.created' && request?.status !== 'approved') || withdrawn ? null : decider);
-    add('理由', reason, false);
+    add('理由', reason === null ? null : escapeMarkdown(reason), false);
   }
   return {
     content: clip(content, 2000),

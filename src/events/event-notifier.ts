@@ -2,6 +2,8 @@ import { Injectable, Logger, OnApplicationShutdown, OnModuleDestroy } from '@nes
 import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
+import { ApiError } from '../common/errors/api-error';
+import { withDeadline } from '../common/timing/deadline';
 import { AppConfig } from '../config/app-config';
 import { EventsRepository } from './events.repository';
 
@@ -10,6 +12,13 @@ const CHANNEL = 'community:events';
 const POLL_MS = 250;
 /** With Redis, the same look as a safety net (a lost message, Redis down). */
 const POLL_WITH_REDIS_MS = 1000;
+/**
+ * How often the subscriber connection is checked: a connection that stalls without closing
+ * (a paused network) would otherwise deliver nothing, silently, for ever.
+ */
+const SUBSCRIBER_CHECK_MS = 5000;
+/** A refused long-poll (too many waiters) may try again after this many seconds. */
+const WAITERS_RETRY_AFTER_SECONDS = 1;
 
 type Listener = () => void;
 
@@ -30,25 +39,38 @@ export class EventNotifier implements EntitySubscriberInterface, OnModuleDestroy
   private readonly publisher: Redis | undefined;
   private readonly subscriber: Redis | undefined;
   private poller: NodeJS.Timeout | undefined;
+  private subscriberCheck: NodeJS.Timeout | undefined;
+  /** The poller's query in flight: while the database stalls, ticks are skipped, not piled up. */
+  private polling = false;
   private lastSeen = -1;
   private closing = false;
   private lastWarning = 0;
 
   constructor(
-    config: AppConfig,
+    private readonly config: AppConfig,
     @InjectDataSource() dataSource: DataSource,
     private readonly repository: EventsRepository,
   ) {
     dataSource.subscribers.push(this);
     if (config.REDIS_URL) {
-      const options = { maxRetriesPerRequest: 1, connectTimeout: 1000, disconnectTimeout: 200, retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000) };
-      this.publisher = new Redis(config.REDIS_URL, { ...options, enableOfflineQueue: false, commandTimeout: 500 });
+      // Every command answers or fails within REDIS_COMMAND_TIMEOUT_MS (docs/reliability.md); a
+      // notification that is lost meanwhile is caught by the poll below.
+      const options = {
+        maxRetriesPerRequest: 1,
+        connectTimeout: config.REDIS_CONNECT_TIMEOUT_MS,
+        commandTimeout: config.REDIS_COMMAND_TIMEOUT_MS,
+        disconnectTimeout: 200,
+        retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
+      };
+      this.publisher = new Redis(config.REDIS_URL, { ...options, enableOfflineQueue: false });
       this.subscriber = new Redis(config.REDIS_URL, options);
       for (const client of [this.publisher, this.subscriber]) {
         client.on('error', (error: Error) => this.warn(`Redis unavailable for event notifications (${error.message}); polling instead.`));
       }
       this.subscriber.subscribe(CHANNEL).catch((error: unknown) => this.warn(`Redis subscribe failed (${String(error)}); polling instead.`));
       this.subscriber.on('message', () => this.wake());
+      this.subscriberCheck = setInterval(() => void this.checkSubscriber(), SUBSCRIBER_CHECK_MS);
+      this.subscriberCheck.unref();
     }
     this.pollEvery = config.REDIS_URL ? POLL_WITH_REDIS_MS : POLL_MS;
   }
@@ -108,6 +130,10 @@ export class EventNotifier implements EntitySubscriberInterface, OnModuleDestroy
     if (this.closing || timeoutMs <= 0) {
       return Promise.resolve();
     }
+    // Each waiter holds a connection and a timer: past the bound, refuse rather than grow.
+    if (this.waiters.size >= this.config.EVENTS_MAX_WAITERS) {
+      return Promise.reject(ApiError.unavailable('events.tooManyWaiters', WAITERS_RETRY_AFTER_SECONDS));
+    }
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
@@ -130,6 +156,7 @@ export class EventNotifier implements EntitySubscriberInterface, OnModuleDestroy
   }
 
   async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.subscriberCheck);
     for (const client of [this.subscriber, this.publisher]) {
       if (!client) {
         continue;
@@ -170,6 +197,10 @@ export class EventNotifier implements EntitySubscriberInterface, OnModuleDestroy
   }
 
   private async poll(): Promise<void> {
+    if (this.polling) {
+      return;
+    }
+    this.polling = true;
     try {
       const last = await this.repository.lastEventId();
       for (const [waiter, after] of [...this.waiters]) {
@@ -185,6 +216,26 @@ export class EventNotifier implements EntitySubscriberInterface, OnModuleDestroy
       this.lastSeen = last;
     } catch {
       // The database is briefly unreachable or closing: the next tick tries again.
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  /**
+   * Subscribes again (harmless when subscribed: Redis answers with the same count). This checks
+   * that the connection answers, and restores a subscription that a reconnect during a stall
+   * lost (its resubscribe timed out). One that does not answer in time is dropped and reconnected.
+   */
+  private async checkSubscriber(): Promise<void> {
+    const subscriber = this.subscriber;
+    if (!subscriber || this.closing || subscriber.status !== 'ready') {
+      return;
+    }
+    try {
+      await withDeadline(this.config.REDIS_COMMAND_TIMEOUT_MS, () => subscriber.subscribe(CHANNEL), { what: 'Redis subscriber check' });
+    } catch (error) {
+      this.warn(`Redis subscriber stalled (${error instanceof Error ? error.message : String(error)}); reconnecting, polling meanwhile.`);
+      subscriber.disconnect(true);
     }
   }
 

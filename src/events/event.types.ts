@@ -22,13 +22,6 @@ export interface EventView {
   data: Record<string, unknown>;
 }
 
-/** A webhook's subscription: a list of types, or every type. */
-export type EventSubscription = EventType[] | ['*'];
-
-export function isEventType(value: unknown): value is EventType {
-  return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
-}
-
 export function subscribes(subscription: readonly string[], type: string): boolean {
   return subscription.includes('*') || subscription.includes(type);
 }

@@ -259,19 +259,30 @@ export class EventsRepository {
 
   /**
    * Active webhooks, free to claim, with something to do now: a due head of their queue, or (with
-   * an empty queue) events past their cursor. A webhook waiting to retry its head is left alone.
+   * an empty queue) events past their cursor. A webhook waiting to retry its head is left alone,
+   * and so are `exclude` (the ones this instance is working on or holding back).
    */
-  async webhooksWithWork(now: Date, limit: number): Promise<number[]> {
+  async webhooksWithWork(now: Date, limit: number, exclude: number[] = []): Promise<number[]> {
     const t = this.time(now);
+    const excluded = exclude.length > 0 ? `AND w.id NOT IN (${exclude.map(() => '?').join(', ')})` : '';
     const rows = await this.reader.all<{ id: number | string }>(
-      `SELECT w.id FROM webhooks w WHERE w.active = 1 AND (w.lease_holder IS NULL OR w.lease_expires_at < ?)
+      `SELECT w.id FROM webhooks w WHERE w.active = 1 AND (w.lease_holder IS NULL OR w.lease_expires_at < ?) ${excluded}
          AND ((SELECT d.next_attempt_at FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending' ORDER BY d.id ASC LIMIT 1) <= ?
               OR (w.cursor_event_id < (SELECT last FROM event_seq WHERE id = 1)
                   AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending')))
        ORDER BY w.id ASC LIMIT ?`,
-      [t, t, limit],
+      [t, ...exclude, t, limit],
     );
     return rows.map((row) => Number(row.id));
+  }
+
+  /** Leases that have not expired yet, with their holders (to find the ones a dead process left). */
+  async heldLeases(now: Date): Promise<Array<{ webhookId: number; holder: string }>> {
+    const rows = await this.reader.all<{ id: number | string; holder: string }>(
+      'SELECT id, lease_holder AS holder FROM webhooks WHERE lease_holder IS NOT NULL AND lease_expires_at >= ?',
+      [this.time(now)],
+    );
+    return rows.map((row) => ({ webhookId: Number(row.id), holder: row.holder }));
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { AppConfig } from '../config/app-config';
 import { EventNotifier } from './event-notifier';
 import type { EventType, EventView } from './event.types';
 import { EventsRepository } from './events.repository';
@@ -18,6 +19,7 @@ export class EventsService {
   constructor(
     private readonly repository: EventsRepository,
     private readonly notifier: EventNotifier,
+    private readonly config: AppConfig,
   ) {}
 
   /** Appends an event to the caller's transaction; waiters hear of it once that transaction commits. */
@@ -32,7 +34,9 @@ export class EventsService {
    * the notifier), or answers empty after the wait or at once when the server shuts down.
    */
   async feed(after: number, limit: number, waitSeconds: number): Promise<FeedPage> {
-    const deadline = Date.now() + waitSeconds * 1000;
+    // The server closes a connection idle for HTTP_IDLE_TIMEOUT_MS: answer (empty) a second before
+    // that, so a long wait is never cut off mid-request (docs/reliability.md).
+    const deadline = Date.now() + Math.min(waitSeconds * 1000, this.config.HTTP_IDLE_TIMEOUT_MS - 1000);
     for (;;) {
       const data = await this.repository.eventsAfter(after, limit);
       const remaining = deadline - Date.now();

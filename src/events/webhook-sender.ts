@@ -4,6 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Injectable } from '@nestjs/common';
 import { type LocalizedText, msg } from '../common/errors/messages';
+import { raceSignal, startDeadline } from '../common/timing/deadline';
 import { AppConfig } from '../config/app-config';
 import { hostOf, isForbiddenAddress, parseWebhookUrl } from './webhook-url';
 
@@ -53,8 +54,27 @@ export class WebhookSender {
     readonly resolver: HostResolver,
   ) {}
 
-  /** The address to connect to, after the SSRF guard; TargetRefused when there is none allowed. */
+  /**
+   * The address to connect to, after the SSRF guard; TargetRefused when there is none allowed.
+   * The lookup has WEBHOOK_TIMEOUT_MS (this is on the request path of `POST`/`PATCH /webhooks`): a
+   * name that does not resolve in time is refused like one that does not resolve.
+   */
   async target(rawUrl: string): Promise<{ url: URL; address: ResolvedAddress }> {
+    const deadline = startDeadline(this.config.WEBHOOK_TIMEOUT_MS, { what: 'the webhook host lookup' });
+    try {
+      return await this.resolveTarget(rawUrl, deadline.signal);
+    } catch (error) {
+      if (deadline.signal.aborted && !(error instanceof TargetRefused)) {
+        throw new TargetRefused(msg('webhooks.url.unresolvable', { host: hostOf(parseWebhookUrl(rawUrl)!) }));
+      }
+      throw error;
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** target() under the caller's deadline: when `signal` aborts during the lookup, rejects with its reason. */
+  private async resolveTarget(rawUrl: string, signal: AbortSignal): Promise<{ url: URL; address: ResolvedAddress }> {
     const url = parseWebhookUrl(rawUrl);
     if (url === undefined) {
       throw new TargetRefused(msg('webhooks.url.invalid'));
@@ -66,8 +86,12 @@ export class WebhookSender {
       addresses = [{ address: host, family: family === 6 ? 6 : 4 }];
     } else {
       try {
-        addresses = await this.resolver.resolve(host);
-      } catch {
+        // dns.lookup takes no signal: the race drops a late answer.
+        addresses = await raceSignal(this.resolver.resolve(host), signal);
+      } catch (error) {
+        if (signal.aborted) {
+          throw error;
+        }
         throw new TargetRefused(msg('webhooks.url.unresolvable', { host }));
       }
     }
@@ -81,9 +105,22 @@ export class WebhookSender {
     return { url, address: addresses[0] };
   }
 
-  /** POSTs `body`; resolves with the answer, rejects on refusal, connection error or timeout. */
+  /**
+   * POSTs `body`; resolves with the answer, rejects on refusal, connection error or timeout. One
+   * deadline (WEBHOOK_TIMEOUT_MS) covers the lookup and the whole request: a slow DNS server
+   * cannot add its own wait on top (docs/reliability.md, "Webhooks").
+   */
   async post(rawUrl: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<SendResult> {
-    const { url, address } = await this.target(rawUrl);
+    const deadline = startDeadline(this.config.WEBHOOK_TIMEOUT_MS, { signal, what: 'the webhook request' });
+    try {
+      const { url, address } = await this.resolveTarget(rawUrl, deadline.signal);
+      return await this.send(url, address, headers, body, deadline.signal);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  private send(url: URL, address: ResolvedAddress, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<SendResult> {
     const pinned: LookupFunction = (_hostname, options, callback) => {
       if ((options as { all?: boolean }).all) {
         (callback as unknown as (error: null, addresses: ResolvedAddress[]) => void)(null, [address]);
@@ -93,8 +130,9 @@ export class WebhookSender {
     };
     const secure = url.protocol === 'https:';
     const send = secure ? httpsRequest : httpRequest;
-    const timeoutMs = this.config.WEBHOOK_TIMEOUT_MS;
     return new Promise<SendResult>((resolve, reject) => {
+      // An abort surfaces as a bare AbortError; the signal's reason says which deadline ran out.
+      const fail = (error: Error): void => reject(signal.aborted && signal.reason instanceof Error ? signal.reason : error);
       const request = send(
         url,
         {
@@ -102,7 +140,7 @@ export class WebhookSender {
           headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
           lookup: pinned,
           agent: false,
-          ...(signal ? { signal } : {}),
+          signal,
           ...(secure && isIP(hostOf(url)) === 0 ? { servername: hostOf(url) } : {}),
         },
         (response) => {
@@ -115,20 +153,12 @@ export class WebhookSender {
             }
           });
           response.on('end', () => {
-            clearTimeout(timer);
             resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8').slice(0, MAX_ANSWER_BYTES) });
           });
-          response.on('error', (error) => {
-            clearTimeout(timer);
-            reject(error);
-          });
+          response.on('error', fail);
         },
       );
-      const timer = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      request.on('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
+      request.on('error', fail);
       request.end(body);
     });
   }

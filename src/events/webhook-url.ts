@@ -78,27 +78,41 @@ function ipv6Groups(address: string): number[] {
   return groups.map((group) => parseInt(group, 16));
 }
 
+/** The IPv4 address in the last 32 bits of an IPv6 address. */
+function embeddedV4(g: number[]): string {
+  return `${g[6] >> 8}.${g[6] & 255}.${g[7] >> 8}.${g[7] & 255}`;
+}
+
+/**
+ * IPv6: only global unicast (2000::/3) is public, less the blocks inside it that are not an
+ * ordinary host or that carry an IPv4 address a relay would reach (SECURITY.md, webhooks). The two
+ * forms whose IPv4 address a host on the way reaches directly (IPv4-mapped `::ffff:0:0/96` and
+ * the well-known NAT64 prefix `64:ff9b::/96`) are decoded and judged by the IPv4 rules; every
+ * other form that embeds an IPv4 address (IPv4-compatible `::/96`, IPv4-translated
+ * `::ffff:0:0:0/96`, 6to4 `2002::/16`, Teredo `2001::/32`, local NAT64 `64:ff9b:1::/48`) falls
+ * outside the allowed ranges and is refused whatever it embeds.
+ */
 function forbiddenV6(address: string): boolean {
   const g = ipv6Groups(address);
+  if (g.length !== 8 || g.some((group) => !Number.isInteger(group) || group < 0 || group > 0xffff)) {
+    return true;
+  }
   const zeroPrefix = (count: number): boolean => g.slice(0, count).every((group) => group === 0);
-  if (zeroPrefix(8)) {
-    return true; // :: unspecified
-  }
-  if (zeroPrefix(7) && g[7] === 1) {
-    return true; // ::1 loopback
-  }
   if (zeroPrefix(5) && g[5] === 0xffff) {
-    // ::ffff:a.b.c.d, an IPv4-mapped address: the IPv4 rules decide.
-    return forbiddenV4(`${g[6] >> 8}.${g[6] & 255}.${g[7] >> 8}.${g[7] & 255}`);
+    return forbiddenV4(embeddedV4(g)); // ::ffff:a.b.c.d, IPv4-mapped
   }
-  if (g[0] === 0x64 && g[1] === 0xff9b) {
-    return forbiddenV4(`${g[6] >> 8}.${g[6] & 255}.${g[7] >> 8}.${g[7] & 255}`); // NAT64
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((group) => group === 0)) {
+    return forbiddenV4(embeddedV4(g)); // 64:ff9b::a.b.c.d, NAT64 (well-known prefix)
+  }
+  if ((g[0] & 0xe000) !== 0x2000) {
+    return true; // outside 2000::/3: loopback, unspecified, IPv4-compatible, unique/link/site-local, multicast, …
   }
   return (
-    (g[0] & 0xfe00) === 0xfc00 || // fc00::/7 unique local (private)
-    (g[0] & 0xffc0) === 0xfe80 || // fe80::/10 link-local
-    (g[0] & 0xffc0) === 0xfec0 || // fec0::/10 site-local (deprecated, private)
-    (g[0] & 0xff00) === 0xff00 // multicast
+    (g[0] === 0x2001 && g[1] < 0x0200) || // 2001::/23 IETF protocol assignments (Teredo 2001::/32, benchmarking, ORCHID)
+    (g[0] === 0x2001 && g[1] === 0x0db8) || // 2001:db8::/32 documentation
+    g[0] === 0x2002 || // 2002::/16 6to4: a relay reaches the embedded IPv4 address
+    (g[0] === 0x3fff && g[1] < 0x1000) || // 3fff::/20 documentation
+    g[0] === 0x3ffe // 3ffe::/16, the returned 6bone test range
   );
 }
 

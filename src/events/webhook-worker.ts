@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { isDeadLocalHolder, newLeaseHolder } from '../common/lease-holder';
 import { AppConfig } from '../config/app-config';
 import { Transaction, UnitOfWork } from '../database/unit-of-work';
 import { EventNotifier } from './event-notifier';
@@ -19,6 +19,18 @@ const EVENTS_PER_SCAN = 200;
 /** Deliveries queued for a webhook in one step when its queue runs empty. */
 const QUEUE_BATCH = 20;
 const MAX_RETRY_DELAY_MS = 3_600_000;
+/** After the worker's own bookkeeping failed (the database, not the receiver): first pause, doubling up to the cap. */
+const BOOKKEEPING_RETRY_BASE_MS = 1000;
+const BOOKKEEPING_RETRY_MAX_MS = 60_000;
+/** How often a pass looks for leases left by a dead process on this host. */
+const DEAD_LEASE_CHECK_MS = 2000;
+/**
+ * At shutdown, attempts in flight get this long to be answered and recorded before they are cut.
+ * A cut attempt stays due and goes out again after the restart (same delivery id), so cutting one
+ * whose request already reached the receiver would deliver it twice: the grace makes that rare
+ * (only receivers slower than this), and it fits well inside the process's shutdown deadline.
+ */
+const SHUTDOWN_GRACE_MS = 5000;
 
 /** The delay after the `failures`-th failed attempt: base, 2×base, 4×base, … at most one hour. */
 export function retryDelayMs(baseMs: number, failures: number): number {
@@ -34,10 +46,15 @@ export function retryDelayMs(baseMs: number, failures: number): number {
  * open. A webhook's queue is materialised lazily: when it has no pending delivery, the worker
  * takes the next subscribed event after the webhook's cursor and queues its delivery (and moves
  * the cursor) in one transaction.
+ *
+ * Each claimed webhook is worked on by a task of its own (at most PARALLEL_WEBHOOKS at once): a
+ * pass only claims and starts tasks, and a task that ends frees its slot for the next pass. So a
+ * slow receiver holds up its own queue and one slot, never the others (docs/reliability.md,
+ * "Webhooks").
  */
 export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger('Webhooks');
-  private readonly holder = `${hostname()}:${process.pid}:${randomUUID()}`;
+  private readonly holder = newLeaseHolder();
   private readonly leaseMs: number;
   private timer: NodeJS.Timeout | undefined;
   /** A retry due before the next tick gets a pass of its own at its time. */
@@ -47,8 +64,14 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
   private running: Promise<void> | undefined;
   private again = false;
   private stopping = false;
-  /** Cuts the attempts in flight when the server shuts down; they stay queued and go out after the restart. */
+  /** The webhooks this instance is working on now, each by its own task. */
+  private readonly working = new Map<number, Promise<void>>();
+  /** Webhooks whose last task failed in the worker's own bookkeeping: left alone until `until`. */
+  private readonly backoff = new Map<number, { failures: number; until: number }>();
+  private deadLeasesCheckedAt = -Infinity;
+  /** Cuts the attempts still in flight once the shutdown grace is over; they stay queued and go out after the restart. */
   private readonly abort = new AbortController();
+  private shutdownGrace: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly config: AppConfig,
@@ -73,12 +96,16 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
     clearInterval(this.timer);
     clearTimeout(this.dueTimer);
     this.unsubscribe?.();
-    this.abort.abort();
+    // No new attempt starts (`stopping`); those in flight may still be answered and recorded.
+    this.shutdownGrace = setTimeout(() => this.abort.abort(), Math.min(SHUTDOWN_GRACE_MS, this.config.WEBHOOK_TIMEOUT_MS));
+    this.shutdownGrace.unref();
   }
 
-  /** Lets the attempt in flight finish its bookkeeping (and give its leases back) while the database is open. */
+  /** Lets the attempts in flight finish their bookkeeping (and give their leases back) while the database is open. */
   async beforeApplicationShutdown(): Promise<void> {
     await this.running;
+    await Promise.all(this.working.values());
+    clearTimeout(this.shutdownGrace);
   }
 
   /** Runs a pass at `at` (when that is earlier than any pass already planned). */
@@ -116,17 +143,49 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
       });
   }
 
-  /** One pass: claim the webhooks that have work and are free, then work on them side by side. */
+  /**
+   * One pass: claim free webhooks that have work, as many as there are free slots, and start a
+   * task for each. Returns without waiting for the tasks: each kicks another pass when it ends.
+   */
   async pass(): Promise<void> {
     const now = new Date();
-    const candidates = await this.repository.webhooksWithWork(now, PARALLEL_WEBHOOKS);
+    await this.takeOverDeadLeases(now);
+    const slots = PARALLEL_WEBHOOKS - this.working.size;
+    if (slots <= 0 || this.stopping) {
+      return;
+    }
+    const waiting = [...this.backoff].filter(([, entry]) => entry.until > now.getTime()).map(([id]) => id);
+    const candidates = await this.repository.webhooksWithWork(now, slots, [...this.working.keys(), ...waiting]);
     if (candidates.length === 0 || this.stopping) {
       return;
     }
     const claimed = await this.unitOfWork.transaction((manager) =>
       this.repository.claimWebhooks(manager, candidates, this.holder, now, new Date(now.getTime() + this.leaseMs)),
     );
-    await Promise.all(claimed.map((id) => this.workOn(id)));
+    for (const id of claimed) {
+      const task = this.workOn(id).finally(() => {
+        this.working.delete(id);
+        this.kick();
+      });
+      this.working.set(id, task);
+    }
+  }
+
+  /**
+   * Frees the leases held by a process on this host that is no longer alive (a crash, a kill), so
+   * a restart delivers at once instead of waiting out the lease. A live replica's leases, or
+   * another host's, are left to expire as before.
+   */
+  private async takeOverDeadLeases(now: Date): Promise<void> {
+    if (now.getTime() - this.deadLeasesCheckedAt < DEAD_LEASE_CHECK_MS) {
+      return;
+    }
+    this.deadLeasesCheckedAt = now.getTime();
+    const dead = (await this.repository.heldLeases(now)).filter((lease) => isDeadLocalHolder(lease.holder));
+    for (const lease of dead) {
+      await this.unitOfWork.transaction((tx) => this.repository.releaseLease(tx, lease.webhookId, lease.holder));
+      this.logger.log({ msg: 'Took over the delivery lease of a process that is gone', webhookId: lease.webhookId, holder: lease.holder });
+    }
   }
 
   /**
@@ -148,6 +207,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
           await this.repository.recordAttempt(tx, attempt, outcome.record);
           return sent < DELIVERIES_PER_TURN && !this.stopping ? this.nextDueIn(tx, webhookId) : undefined;
         });
+        this.backoff.delete(webhookId);
         this.delivery.count(outcome.counted);
         if (outcome.counted === 'failed') {
           this.logger.warn({ msg: 'Webhook delivery failed for good', webhookId, deliveryId: delivery.deliveryId, eventId: delivery.eventId, attempts: attempt.attempt });
@@ -157,7 +217,13 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
         }
       }
     } catch (error) {
-      this.logger.warn({ msg: 'Webhook delivery failed unexpectedly; the delivery stays queued', webhookId, err: error });
+      // The database (not the receiver) failed: the delivery stays queued with its delivery id, and
+      // this webhook waits a growing pause before its next try instead of being resent every tick.
+      const failures = (this.backoff.get(webhookId)?.failures ?? 0) + 1;
+      const pauseMs = Math.min(retryDelayMs(BOOKKEEPING_RETRY_BASE_MS, failures), BOOKKEEPING_RETRY_MAX_MS);
+      this.backoff.set(webhookId, { failures, until: Date.now() + pauseMs });
+      this.kickAt(new Date(Date.now() + pauseMs));
+      this.logger.warn({ msg: 'Webhook delivery bookkeeping failed; the delivery stays queued', webhookId, retryInMs: pauseMs, err: error });
     } finally {
       await this.unitOfWork.transaction((tx) => this.repository.releaseLease(tx, webhookId, this.holder)).catch(() => undefined);
     }

@@ -1,9 +1,9 @@
 import { Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth } from '../auth/auth.decorators';
 import { ApiError, detail } from '../common/errors/api-error';
 import { Input } from '../common/http/input.decorator';
-import { ApiEnvelope, ApiErrors, ApiInput } from '../common/openapi/api-docs.decorators';
+import { ApiEnvelope, ApiErrors, ApiInput, ApiPathParam } from '../common/openapi/api-docs.decorators';
 import {
   CreatedWebhookDoc,
   CreateWebhookDto,
@@ -41,7 +41,7 @@ export class WebhooksController {
 
   @Patch(':id')
   @ApiOperation({ summary: 'Change active, events and/or url of a webhook' })
-  @ApiParam({ name: 'id', description: 'Webhook id.' })
+  @ApiPathParam('id', WebhookIdDto)
   @ApiInput(UpdateWebhookDto, 'body')
   @ApiEnvelope(200, 'The changed webhook.', WebhookResponseDoc)
   @ApiErrors([400, 'Nothing to change, or an invalid field.'], [404, 'No such webhook.'])
@@ -54,7 +54,7 @@ export class WebhooksController {
 
   @Delete(':id')
   @ApiOperation({ summary: 'Remove a webhook with its delivery log' })
-  @ApiParam({ name: 'id', description: 'Webhook id.' })
+  @ApiPathParam('id', WebhookIdDto)
   @ApiEnvelope(200, 'Removed.')
   @ApiErrors([400, 'Invalid id.'], [404, 'No such webhook.'])
   async remove(@Input() input: WebhookIdDto): Promise<Record<string, never>> {
@@ -65,7 +65,7 @@ export class WebhooksController {
   @Post(':id/test')
   @HttpCode(200)
   @ApiOperation({ summary: 'Send a ping now, outside the queue', description: 'Answers 200 with the outcome of the attempt, whatever it was.' })
-  @ApiParam({ name: 'id', description: 'Webhook id.' })
+  @ApiPathParam('id', WebhookIdDto)
   @ApiEnvelope(200, 'The attempt.', DeliveryAttemptResponseDoc)
   @ApiErrors([400, 'Invalid id.'], [404, 'No such webhook.'])
   async test(@Input() input: WebhookIdDto): Promise<{ data: DeliveryAttemptView }> {
@@ -74,7 +74,7 @@ export class WebhooksController {
 
   @Get(':id/deliveries')
   @ApiOperation({ summary: 'The latest 100 delivery attempts, newest first' })
-  @ApiParam({ name: 'id', description: 'Webhook id.' })
+  @ApiPathParam('id', WebhookIdDto)
   @ApiEnvelope(200, 'The deliveries log.', DeliveryLogDoc)
   @ApiErrors([400, 'Invalid id.'], [404, 'No such webhook.'])
   async deliveries(@Input() input: WebhookIdDto): Promise<{ data: DeliveryAttemptView[] }> {
@@ -84,8 +84,8 @@ export class WebhooksController {
   @Post(':id/deliveries/:deliveryId/redeliver')
   @HttpCode(200)
   @ApiOperation({ summary: 'Send a finished delivery again now (same delivery id)', description: 'Answers 200 with the outcome of the attempt, whatever it was.' })
-  @ApiParam({ name: 'id', description: 'Webhook id.' })
-  @ApiParam({ name: 'deliveryId', description: 'Delivery id.' })
+  @ApiPathParam('id', WebhookIdDto)
+  @ApiPathParam('deliveryId', DeliveryPathDto)
   @ApiEnvelope(200, 'The attempt.', DeliveryAttemptResponseDoc)
   @ApiErrors([400, 'Invalid id.'], [404, 'No such webhook or delivery, or its event is no longer kept.'], [409, 'The delivery is still queued.'])
   async redeliver(@Input() input: DeliveryPathDto): Promise<{ data: DeliveryAttemptView }> {

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { findAll, parseXml, polygonPoints } from '../../test/support/svg';
-import { boxAround, gridStep, labelPoint, MAX_MAP_SIDE, parseBbox, renderMapSvg } from './map-svg';
+import { boxAround, escapeXml, gridStep, labelPoint, MAX_MAP_SIDE, parseBbox, renderMapSvg } from './map-svg';
 
 const square = (x: number, z: number, size: number) => [
   { x, z },
@@ -68,6 +69,28 @@ describe('renderMapSvg', () => {
     expect(findAll(svg, 'polygon')[0].attributes['data-name']).toBe('<script>&"x"');
   });
 
+  it('drops what XML 1.0 forbids from names already stored (U+FFFE, U+FFFF, lone surrogates, controls)', () => {
+    const name = 'A\uFFFEB\uFFFFC\uD800D\uDFFFE\u0001F\u001BG\u{1F600}';
+    const svg = parseXml(renderMapSvg([{ name, corners: square(0, 0, 10) }], { title: `map of ${name}` }));
+    expect(findAll(svg, 'polygon')[0].attributes['data-name']).toBe('ABCDEFG\u{1F600}');
+    expect(findAll(svg, 'title')[0].text).toBe('map of ABCDEFG\u{1F600}');
+  });
+
+  it('parses as XML whatever the strings it is given (names, title, title id, captions)', () => {
+    // Full Unicode, lone surrogates and the characters XML forbids included.
+    const anyText = fc.oneof(fc.string({ unit: 'binary', maxLength: 24 }), fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: 24 }));
+    fc.assert(
+      fc.property(fc.array(anyText, { minLength: 1, maxLength: 3 }), anyText, anyText, fc.tuple(anyText, anyText, anyText), fc.boolean(), (names, title, titleId, [x, z, north], cornerLabels) => {
+        const shapes = names.map((name, index) => ({ name, corners: square(index * 20, 0, 10), style: 'city' as const, id: index + 1 }));
+        const text = renderMapSvg(shapes, { title, titleId, captions: { x, z, north }, cornerLabels });
+        const svg = parseXml(text);
+        expect(findAll(svg, 'polygon').map((polygon) => polygon.attributes['data-name'])).toEqual(names.map((name) => name.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')));
+      }),
+      { numRuns: 150 },
+    );
+    expect(escapeXml('\uFFFF')).toBe('');
+  });
+
   it('draws requested and current outlines above registered cities, and corner labels on request', () => {
     const svg = parseXml(
       renderMapSvg(
@@ -82,7 +105,62 @@ describe('renderMapSvg', () => {
     expect(findAll(svg, 'polygon').map((polygon) => polygon.attributes.class)).toEqual(['outline city', 'outline current', 'outline requested']);
     const labels = findAll(svg, 'text').filter((text) => text.attributes.class === 'corner-label').map((text) => text.text);
     expect(labels).toContain('(19, 19)');
-    expect(labels).toContain('(39, 0)');
+    // The cities around are context: their corners are not labelled on a review map.
+    expect(labels).not.toContain('(39, 0)');
+  });
+
+  it("labels a single city's corners outside the outline, left corners to the left", () => {
+    const svg = parseXml(renderMapSvg([{ name: 'A', corners: square(0, 0, 10) }], { title: 't', cornerLabels: true }));
+    const labels = findAll(svg, 'text').filter((text) => text.attributes.class === 'corner-label');
+    expect(labels.map((text) => text.text)).toEqual(['(0, 0)', '(0, 9)', '(9, 9)', '(9, 0)']);
+    const byText = new Map(labels.map((text) => [text.text, text.attributes]));
+    expect(byText.get('(0, 0)')).toMatchObject({ 'text-anchor': 'end' });
+    expect(Number(byText.get('(0, 0)')!.x)).toBeLessThan(0);
+    expect(byText.get('(9, 9)')).toMatchObject({ 'text-anchor': 'start' });
+    expect(Number(byText.get('(9, 9)')!.x)).toBeGreaterThan(9);
+    expect(Number(byText.get('(9, 9)')!.y)).toBeGreaterThan(9);
+  });
+
+  it('never prints two corner labels over each other, however close the corners are drawn', () => {
+    // A 10-block request beside the current outline, on a map 600 blocks wide: its corners are a few pixels apart.
+    const shapes = [
+      { name: 'Current', corners: square(-120, 200, 21), style: 'current' as const },
+      { name: 'Requested', corners: square(-120, 200, 30), style: 'requested' as const },
+      { name: 'Far', corners: square(400, 0, 10) },
+    ];
+    const size = 400;
+    const box = { minX: -200, minZ: -100, maxX: 420, maxZ: 520 };
+    const svg = parseXml(renderMapSvg(shapes, { title: 't', cornerLabels: true, size, box }));
+    const scale = size / (box.maxX - box.minX);
+    const labels = findAll(svg, 'text').filter((text) => text.attributes.class === 'corner-label' || text.attributes.class === 'name');
+    // Each label's extent in pixels, from its anchor and an upper bound of its glyph widths.
+    const rects = labels.map((text) => {
+      const fontPx = Number(text.attributes['font-size']) * scale;
+      const width = text.text.length * fontPx * 0.6;
+      const x = (Number(text.attributes.x) - box.minX) * scale;
+      const y = (Number(text.attributes.y) - box.minZ) * scale;
+      const anchor = text.attributes['text-anchor'] ?? 'start';
+      const left = anchor === 'end' ? x - width : anchor === 'middle' ? x - width / 2 : x;
+      const top = text.attributes['dominant-baseline'] === 'middle' ? y - fontPx / 2 : y - fontPx + 2;
+      return { text: text.text, left, right: left + width, top, bottom: top + fontPx };
+    });
+    expect(rects.filter((rect) => rect.text.startsWith('(')).length).toBeGreaterThan(0);
+    for (const [i, a] of rects.entries()) {
+      for (const b of rects.slice(i + 1)) {
+        const overlap = a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+        expect(overlap ? `${a.text} covers ${b.text}` : '').toBe('');
+      }
+    }
+  });
+
+  it("keeps a neighbour's whole name inside the view when the neighbour reaches in from the edge", () => {
+    const box = { minX: 0, minZ: 0, maxX: 100, maxZ: 100 };
+    // Most of the neighbour lies to the right of the view: its centre (x 115) is outside it.
+    const svg = parseXml(renderMapSvg([{ name: 'Minato', corners: square(90, 40, 50) }], { title: 't', box, size: 300 }));
+    const name = findAll(svg, 'text').find((text) => text.attributes.class === 'name')!;
+    const width = 'Minato'.length * Number(name.attributes['font-size']) * 0.6;
+    expect(Number(name.attributes.x) + width / 2).toBeLessThanOrEqual(box.maxX);
+    expect(Number(name.attributes.x) - width / 2).toBeGreaterThanOrEqual(box.minX);
   });
 
   it('uses no style attributes and no scripts (a strict CSP can inline it)', () => {

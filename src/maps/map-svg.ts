@@ -38,7 +38,12 @@ export interface MapOptions {
   box?: MapBox;
   /** The picture's accessible name (its `<title>`). */
   title: string;
-  /** Label every corner with its coordinates (a single city's shape). */
+  /**
+   * Label corners with their coordinates: those of the requested and current outlines when the map
+   * has any (the cities around are context), else those of every shape (a single city's shape).
+   * A label that would cover another one, or leave the drawing, is left out: the console lists the
+   * corners as text beside the map.
+   */
   cornerLabels?: boolean;
   /** The longer side of the drawing area in pixels. */
   size?: number;
@@ -62,8 +67,16 @@ const PALETTE: Record<ShapeStyle, { fill: string; stroke: string; dash?: string;
 const MARGIN = { left: 76, top: 40, right: 24, bottom: 40 };
 const FONT = 'system-ui, sans-serif';
 
+/**
+ * What XML 1.0 does not allow in a document at all, raw or escaped: C0 controls but tab, line feed
+ * and carriage return, lone surrogates, U+FFFE and U+FFFF. Inputs refuse them since 0.3.0; a name
+ * stored before must still not break a picture (SECURITY.md, untrusted text), so they are dropped.
+ */
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/** Text for an XML attribute or element: markup characters escaped, characters XML forbids dropped. */
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+  return text.replace(NOT_XML_CHAR, '').replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 /**
@@ -252,6 +265,9 @@ export function renderMapSvg(shapes: MapShape[], options: MapOptions): string {
   const labels: string[] = [];
   const placed: MapPoint[] = [];
   const lineHeight = fontPx * 1.4 * unit;
+  const corners = new CornerLabels(box, scale);
+  const cornerShapes: MapPoint[][] = [];
+  const reviewing = sorted.some((shape) => (shape.style ?? 'city') !== 'city');
   for (const shape of sorted) {
     const style = shape.style ?? 'city';
     const paint = PALETTE[style];
@@ -272,22 +288,100 @@ export function renderMapSvg(shapes: MapShape[], options: MapOptions): string {
       }
       placed.push(at);
     }
+    // A neighbour reaching into the view from its edge keeps its whole name in sight (not "Minat").
+    clampLabel(at, shape.name.length * fontPx * 0.6 * unit, fontPx * unit, box);
+    corners.reserve(at, shape.name.length * fontPx * 0.6, fontPx);
     labels.push(
       `<text class="name" x="${num(at.x)}" y="${num(at.z)}" font-size="${num(fontPx * unit)}" text-anchor="middle" dominant-baseline="middle" ` +
         `fill="${paint.text}" stroke="#ffffff" stroke-width="${num(3 * unit)}" paint-order="stroke">${escapeXml(shape.name)}</text>`,
     );
-    if (options.cornerLabels) {
+    if (options.cornerLabels && (!reviewing || style !== 'city')) {
       for (const corner of shape.corners) {
         labels.push(`<circle class="corner" cx="${corner.x}" cy="${corner.z}" r="${num(3 * unit)}" fill="${paint.stroke}"/>`);
-        labels.push(
-          `<text class="corner-label" x="${num(corner.x + 5 * unit)}" y="${num(corner.z - 5 * unit)}" font-size="${num(11 * unit)}" fill="#222222" ` +
-            `stroke="#ffffff" stroke-width="${num(3 * unit)}" paint-order="stroke">(${corner.x}, ${corner.z})</text>`,
-        );
       }
+      cornerShapes.push(shape.corners);
     }
+  }
+  // Corner labels last, so they keep clear of every name placed above.
+  for (const shapeCorners of cornerShapes) {
+    labels.push(...corners.place(shapeCorners));
   }
   out.push(...labels);
   out.push('</svg>');
   out.push('</svg>');
   return out.join('\n');
+}
+
+/** Moves a label's centre so that a label of this size (in blocks) stays inside the box. */
+function clampLabel(at: MapPoint, width: number, height: number, box: MapBox): void {
+  const clamp = (value: number, low: number, high: number): number => (low > high ? (low + high) / 2 : Math.min(Math.max(value, low), high));
+  at.x = clamp(at.x, box.minX + width / 2, box.maxX - width / 2);
+  at.z = clamp(at.z, box.minZ + height / 2, box.maxZ - height / 2);
+}
+
+interface PixelRect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+const CORNER_FONT_PX = 11;
+/** Gap between a corner's dot and its label, in pixels. */
+const CORNER_GAP_PX = 5;
+
+/**
+ * Places corner labels outside their outline (left corners labelled to the left, top corners
+ * above), and leaves out a label that would cover one already placed or leave the drawing, so
+ * two corners a few blocks apart never print over each other ("(-120, 200)100, 200)").
+ * Rectangles are in pixels from the box's top-left corner; text width is estimated.
+ */
+class CornerLabels {
+  private readonly taken: PixelRect[] = [];
+
+  constructor(
+    private readonly box: MapBox,
+    private readonly scale: number,
+  ) {}
+
+  /** Keeps a label centred at `at` (blocks) of the given pixel size clear of corner labels. */
+  reserve(at: MapPoint, widthPx: number, heightPx: number): void {
+    const x = (at.x - this.box.minX) * this.scale;
+    const y = (at.z - this.box.minZ) * this.scale;
+    this.taken.push({ left: x - widthPx / 2, right: x + widthPx / 2, top: y - heightPx / 2, bottom: y + heightPx / 2 });
+  }
+
+  place(corners: MapPoint[]): string[] {
+    const outline = shapeBox(corners);
+    const middle = { x: (outline.minX + outline.maxX) / 2, z: (outline.minZ + outline.maxZ) / 2 };
+    const unit = 1 / this.scale;
+    const texts: string[] = [];
+    for (const corner of corners) {
+      const text = `(${corner.x}, ${corner.z})`;
+      const width = text.length * CORNER_FONT_PX * 0.6;
+      const x = (corner.x - this.box.minX) * this.scale;
+      const y = (corner.z - this.box.minZ) * this.scale;
+      const side = Math.sign(corner.x - middle.x);
+      const below = corner.z > middle.z;
+      const left = side < 0 ? x - CORNER_GAP_PX - width : side > 0 ? x + CORNER_GAP_PX : x - width / 2;
+      const top = below ? y + CORNER_GAP_PX : y - CORNER_GAP_PX - CORNER_FONT_PX;
+      const rect = { left, top, right: left + width, bottom: top + CORNER_FONT_PX };
+      const inView = rect.left >= 0 && rect.top >= 0 && rect.right <= (this.box.maxX - this.box.minX) * this.scale && rect.bottom <= (this.box.maxZ - this.box.minZ) * this.scale;
+      if (!inView || this.taken.some((other) => overlaps(rect, other))) {
+        continue;
+      }
+      this.taken.push(rect);
+      const anchor = side < 0 ? 'end' : side > 0 ? 'start' : 'middle';
+      const anchorX = side < 0 ? rect.right : side > 0 ? rect.left : x;
+      texts.push(
+        `<text class="corner-label" x="${num(this.box.minX + anchorX * unit)}" y="${num(this.box.minZ + (rect.bottom - 2) * unit)}" font-size="${num(CORNER_FONT_PX * unit)}" ` +
+          `text-anchor="${anchor}" fill="#222222" stroke="#ffffff" stroke-width="${num(3 * unit)}" paint-order="stroke">${text}</text>`,
+      );
+    }
+    return texts;
+  }
+}
+
+function overlaps(a: PixelRect, b: PixelRect): boolean {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 }

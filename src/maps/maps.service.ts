@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CitiesQueryService } from '../cities/cities-query.service';
+import { BoundedMap, type MemoryBounds, stringBytes } from '../common/memory/bounded-map';
 import type { CityView } from '../cities/city.view';
 import { ApiError } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
@@ -17,11 +18,19 @@ interface Snapshot {
   shapes: MapShape[];
   geojson: MapFile;
   /** Pictures drawn from this snapshot, by bbox ('all' without one), built on first request: ~35 ms per 1,000 cities for the full map. */
-  svgs: Map<string, MapFile>;
+  svgs: BoundedMap<string, MapFile>;
 }
 
-/** Pictures kept per snapshot (the full map and the most recent boxes). */
-const SVG_CACHE_SIZE = 32;
+/**
+ * Pictures kept per snapshot (the full map and the most recent boxes): by count and by bytes
+ * (docs/reliability.md, "Lifetime"), since one full map of many cities is megabytes.
+ */
+export const SVG_CACHE_BOUNDS: MemoryBounds = { maxEntries: 32, maxBytes: 16 * 1024 * 1024 };
+
+/** The pictures of one snapshot, each counted by its body's bytes. */
+export function newSvgCache(bounds: MemoryBounds = SVG_CACHE_BOUNDS): BoundedMap<string, MapFile> {
+  return new BoundedMap(bounds, (key, file) => stringBytes(key) + file.body.length);
+}
 
 function shapeOf(city: Pick<CityView, 'id' | 'name' | 'corners'>): MapShape {
   return { id: city.id, name: city.name, corners: city.corners.map((corner) => ({ x: Number(corner.x), z: Number(corner.z) })) };
@@ -50,9 +59,6 @@ export class MapsService {
       return cached;
     }
     const svg = bbox === undefined ? this.drawAll(snapshot) : this.drawBox(snapshot, bbox);
-    if (snapshot.svgs.size >= SVG_CACHE_SIZE) {
-      snapshot.svgs.delete(snapshot.svgs.keys().next().value as string);
-    }
     snapshot.svgs.set(key, svg);
     return svg;
   }
@@ -91,7 +97,7 @@ export class MapsService {
       cities,
       shapes,
       geojson: MapFile.of(JSON.stringify(citiesGeoJson(cities)), GEOJSON_TYPE),
-      svgs: new Map(),
+      svgs: newSvgCache(),
     };
     this.snapshot = snapshot;
     return snapshot;

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../common/errors/api-error';
 import { AppConfig } from '../config/app-config';
-import { metricsVerdict } from './metrics-access';
+import { cameThroughProxy, metricsVerdict } from './metrics-access';
 
 /** Lets a scraper read `/metrics`: the bearer METRICS_TOKEN, else loopback without a proxy (contract 13.8). */
 @Injectable()
@@ -13,7 +13,7 @@ export class MetricsAccessGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const verdict = metricsVerdict(this.config.METRICS_TOKEN, {
       authorization: request.headers.authorization,
-      forwarded: request.headers['x-forwarded-for'] !== undefined,
+      forwarded: cameThroughProxy(request.headers),
       socketAddress: request.socket.remoteAddress,
     });
     if (verdict === 'unauthorized') {

@@ -1,4 +1,4 @@
-import { isLoopback, metricsVerdict } from './metrics-access';
+import { cameThroughProxy, isLoopback, metricsVerdict } from './metrics-access';
 
 describe(metricsVerdict.name, () => {
   const local = { authorization: undefined, forwarded: false, socketAddress: '127.0.0.1' };
@@ -31,5 +31,16 @@ describe(isLoopback.name, () => {
   it('knows the loopback ranges and nothing else', () => {
     expect(['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1'].map(isLoopback)).toEqual([true, true, true, true]);
     expect(['128.0.0.1', '::2', '::ffff:10.0.0.1', 'localhost', ''].map(isLoopback)).toEqual([false, false, false, false, false]);
+  });
+});
+
+describe(cameThroughProxy.name, () => {
+  it.each(['Forwarded', 'X-Forwarded-For', 'X-Forwarded-Host', 'X-Real-IP', 'True-Client-IP', 'CF-Connecting-IP', 'Via', 'X-Forwarded-Proto'])('sees %s, even empty', (name) => {
+    expect(cameThroughProxy({ [name.toLowerCase()]: '' })).toBe(true);
+    expect(cameThroughProxy({ [name.toLowerCase()]: 'for=127.0.0.1' })).toBe(true);
+  });
+
+  it('sees nothing in the headers of a plain scrape', () => {
+    expect(cameThroughProxy({ host: '127.0.0.1:3000', 'user-agent': 'Prometheus/2.53', accept: 'text/plain', authorization: 'Bearer x' })).toBe(false);
   });
 });

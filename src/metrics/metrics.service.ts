@@ -6,7 +6,7 @@ import { RequestMetrics } from './request-metrics';
 export type DatabaseErrorKind = 'unavailable' | 'deadlock' | 'query';
 /** `requests`: the per-address request limit; the others: the rule of the sign-in limits that refused (SECURITY.md). */
 export type RateLimitName = 'requests' | RefusalRule;
-export type BanlistRunOutcome = 'finished' | 'skipped' | 'failed';
+export type BanlistRunOutcome = 'finished' | 'stopped' | 'skipped' | 'failed';
 /** The events module's DeliveryOutcome: a 2xx, a failed attempt to retry, given up, or Discord's 429 (not an attempt). */
 export type WebhookDeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'rate_limited';
 
@@ -46,10 +46,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  /** Ban-list sync runs started on this instance: finished, skipped (another run held the lease) or failed. */
+  /**
+   * Ban-list sync runs started on this instance: finished, stopped (the circuit breaker: the
+   * upstream timed out too often in a row), skipped (another run held the lease) or failed.
+   */
   readonly banlistRuns = new Counter({
     name: 'banlist_sync_runs_total',
-    help: 'Ban-list sync runs, by outcome (finished, skipped, failed).',
+    help: 'Ban-list sync runs, by outcome (finished, stopped, skipped, failed).',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
@@ -68,7 +71,7 @@ export class MetricsService {
     // Known label values start at 0, so a dashboard sees the series before the first event.
     (['unavailable', 'deadlock', 'query'] satisfies DatabaseErrorKind[]).forEach((kind) => this.databaseErrors.inc({ kind }, 0));
     (['requests', 'account-address', 'address', 'account-slowdown'] satisfies RateLimitName[]).forEach((limit) => this.rateLimitRefusals.inc({ limit }, 0));
-    (['finished', 'skipped', 'failed'] satisfies BanlistRunOutcome[]).forEach((outcome) => this.banlistRuns.inc({ outcome }, 0));
+    (['finished', 'stopped', 'skipped', 'failed'] satisfies BanlistRunOutcome[]).forEach((outcome) => this.banlistRuns.inc({ outcome }, 0));
     (['delivered', 'retry', 'failed', 'rate_limited'] satisfies WebhookDeliveryOutcome[]).forEach((outcome) => this.webhookDeliveries.inc({ outcome }, 0));
   }
 

@@ -1,7 +1,10 @@
 import type Redis from 'ioredis';
+import { BoundedMap, type MemoryBounds, stringBytes } from '../common/memory/bounded-map';
 
-/** Entries kept in memory at most; the oldest are forgotten first. */
-const MEMORY_CAPACITY = 100_000;
+/** What this process keeps in memory at most (docs/reliability.md, "Lifetime"); the oldest are forgotten first. */
+export const KNOWN_ADDRESSES_BOUNDS: MemoryBounds = { maxEntries: 100_000, maxBytes: 16 * 1024 * 1024 };
+/** A number (the expiry time) and the Map's own slot, beside the key. */
+const EXPIRY_BYTES = 16;
 
 /**
  * The (account, address) pairs that proved the account lately (rule (b)'s exception): in Redis
@@ -10,21 +13,25 @@ const MEMORY_CAPACITY = 100_000;
  * past Node's longest timer (24.8 days), which would expire a timer-based entry at once.
  */
 export class KnownAddresses {
-  private readonly memory = new Map<string, number>();
+  private readonly memory: BoundedMap<string, number>;
 
   constructor(
     private readonly redis: Redis | undefined,
     private readonly prefix: string,
     private readonly ttlSeconds: number,
-  ) {}
+    bounds: MemoryBounds = KNOWN_ADDRESSES_BOUNDS,
+  ) {
+    this.memory = new BoundedMap(bounds, (key) => stringBytes(key) + EXPIRY_BYTES);
+  }
+
+  /** Entries and estimated bytes held in this process (for tests and diagnostics). */
+  get held(): { entries: number; bytes: number } {
+    return { entries: this.memory.size, bytes: this.memory.bytes };
+  }
 
   async remember(account: string, ip: string): Promise<void> {
     const key = `${account}:${ip}`;
-    this.memory.delete(key);
     this.memory.set(key, Date.now() + this.ttlSeconds * 1000);
-    if (this.memory.size > MEMORY_CAPACITY) {
-      this.memory.delete(this.memory.keys().next().value!);
-    }
     if (this.redis) {
       await this.redis.set(`${this.prefix}:${key}`, '1', 'EX', this.ttlSeconds);
     }

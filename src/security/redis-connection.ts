@@ -5,7 +5,8 @@ import { AppConfig } from '../config/app-config';
 /**
  * The Redis connection shared by the rate limiters, opened only when REDIS_URL is set and
  * rate limiting is on. It never blocks a request: commands fail at once while Redis is down
- * (no offline queue, short command timeout) and the limiters fall back to memory.
+ * (no offline queue), a stalled one within REDIS_COMMAND_TIMEOUT_MS, and the limiters fall back
+ * to memory (docs/reliability.md).
  */
 @Injectable()
 export class RedisConnection implements OnApplicationShutdown {
@@ -20,8 +21,8 @@ export class RedisConnection implements OnApplicationShutdown {
     this.client = new Redis(config.REDIS_URL, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
-      connectTimeout: 1000,
-      commandTimeout: 500,
+      connectTimeout: config.REDIS_CONNECT_TIMEOUT_MS,
+      commandTimeout: config.REDIS_COMMAND_TIMEOUT_MS,
       // A socket that never connected never emits 'close'; don't let its 2 s default timer delay the exit.
       disconnectTimeout: 200,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),

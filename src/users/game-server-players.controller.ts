@@ -1,8 +1,8 @@
 import { Controller, Delete, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth } from '../auth/auth.decorators';
 import { Input } from '../common/http/input.decorator';
-import { ApiEnvelope, ApiErrors, ApiInput } from '../common/openapi/api-docs.decorators';
+import { ApiEnvelope, ApiErrors, ApiInput, ApiPathParam } from '../common/openapi/api-docs.decorators';
 import { ChatLinksService, ChatLinkView } from './chat-links.service';
 import { ChatLinkDoc, ChatLinkDto, IngestResultDoc, LoginBatchDto, PlayerPathDto } from './dto/game-server.dto';
 import { LoginsService } from './logins.service';
@@ -38,7 +38,7 @@ export class GameServerPlayersController {
 
   @Delete('chat-links/:uuid')
   @ApiOperation({ summary: "Remove a player's chat link (no link: nothing to do)" })
-  @ApiParam({ name: 'uuid', description: 'Game UUID with hyphens.' })
+  @ApiPathParam('uuid', PlayerPathDto, 'Game UUID with hyphens.')
   @ApiEnvelope(200, 'Unlinked.', ChatLinkDoc)
   @ApiErrors([400, 'Invalid uuid.'], [404, 'Unknown player.'])
   unlink(@Input() input: PlayerPathDto): Promise<ChatLinkView> {

@@ -1,12 +1,13 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
 import { Input } from '../common/http/input.decorator';
-import { UUID_PATTERN } from '../common/identifiers';
-import { ApiEnvelope, ApiErrors, ApiInput } from '../common/openapi/api-docs.decorators';
+import { PLAYER_IDENTIFIER_PATTERN, UUID_PATTERN } from '../common/identifiers';
+import { ApiEnvelope, ApiErrors, ApiInput, ApiPathParam } from '../common/openapi/api-docs.decorators';
 import type { AchievementView } from '../players/players.repository';
 import { AchievementsService } from './achievements.service';
+import { PlayerPathDto } from './dto/game-server.dto';
 import { AchievementsQueryDto, FindUserDto } from './dto/user-lookup.dto';
 import type { UserView } from './user.view';
 import { UsersService } from './users.service';
@@ -98,7 +99,7 @@ export class UsersController {
 
   @Get('achievements/:uuid')
   @ApiOperation({ summary: 'Get the unlocked achievements of a player' })
-  @ApiParam({ name: 'uuid', description: 'Game UUID with hyphens (a uuid query parameter wins).' })
+  @ApiPathParam('uuid', PlayerPathDto, 'Game UUID with hyphens (a uuid query parameter wins).')
   @ApiEnvelope(200, 'The unlocked achievements.', AchievementsResponseDoc)
   @ApiErrors(...lookupErrors)
   achievementsByPath(@Input() input: AchievementsQueryDto): Promise<AchievementsResponseDoc> {
@@ -107,7 +108,7 @@ export class UsersController {
 
   @Get(':identifier')
   @ApiOperation({ summary: 'Get a user by uuid, chat id (17-20 digits) or game id in the path', description: 'A uuid, chatid or mcid query parameter wins over the path.' })
-  @ApiParam({ name: 'identifier', description: 'Game UUID, chat id or game id.' })
+  @ApiPathParam('identifier', { type: 'string', pattern: PLAYER_IDENTIFIER_PATTERN.source }, 'Game UUID, chat id (17-20 digits) or game id.')
   @ApiInput(FindUserDto, 'query')
   @ApiEnvelope(200, 'The user.', UserResponseDoc)
   @ApiErrors(...lookupErrors)

@@ -46,6 +46,8 @@ describe('operator console (browser)', () => {
     search: 'Aoba',
   };
   const operator = () => ({ headers: { 'x-api-key': operatorKey } });
+  let takenId: number;
+  let minatoOwner: string;
 
   async function createCity(fields: Record<string, unknown>, options: { force?: boolean; usertoken?: string } = {}): Promise<{ cityId: number; requestId: number }> {
     let usertoken = options.usertoken;
@@ -86,6 +88,32 @@ describe('operator console (browser)', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport);
   }
 
+  /** The labels of the requested-changes list of an open request. */
+  async function fieldLabels(item: Locator): Promise<string[]> {
+    return (await item.locator('dl.fields dt').allTextContents()).map((text) => text.trim());
+  }
+
+  /** Corner coordinates listed as text never break inside a pair: each is one line box. */
+  async function expectWholeCoordinates(scope: Locator): Promise<void> {
+    const lines = await scope.locator('.coord').evaluateAll((spans: Array<{ getClientRects(): { length: number } }>) => spans.map((span) => span.getClientRects().length));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((count) => count === 1)).toBe(true);
+  }
+
+  /** Every outline's name is drawn wholly inside the map (none cut at the map's edge). */
+  async function expectNamesInsideMap(drawing: Locator): Promise<void> {
+    type Box = { left: number; right: number; top: number; bottom: number };
+    type Element = { getBoundingClientRect(): Box; querySelector(selector: string): Element; querySelectorAll(selector: string): Element[]; textContent: string | null };
+    const outside = await drawing.evaluate((svg: Element) => {
+      const frame = svg.querySelector('svg.map').getBoundingClientRect();
+      return Array.from(svg.querySelectorAll('text.name'))
+        .map((text) => ({ text: text.textContent, box: text.getBoundingClientRect() }))
+        .filter(({ box }) => box.left < frame.left - 1 || box.right > frame.right + 1 || box.top < frame.top - 1 || box.bottom > frame.bottom + 1)
+        .map(({ text }) => text);
+    });
+    expect(outside).toEqual([]);
+  }
+
   function requestItem(page: Page, cityName: string): Locator {
     return page.getByRole('listitem').filter({ has: page.getByRole('button', { name: new RegExp(cityName) }) });
   }
@@ -117,11 +145,16 @@ describe('operator console (browser)', () => {
     expect(grown.status).toBe(200);
     // An update whose new name is taken meanwhile: approving it is a 409.
     const other = await createCity({ cityName: names.conflicted, cityNameKana: 'にし', corners: square(0, 200, 20), count: 400 }, { force: true, usertoken: member.usertoken });
-    const renamed = await app.request('PATCH', `/cities/edit/${other.cityId}`, { body: { usertoken: member.usertoken, recaptcha: 'x', cityName: names.taken } });
+    const renamed = await app.request('PATCH', `/cities/edit/${other.cityId}`, { body: { usertoken: member.usertoken, recaptcha: 'x', cityName: names.taken, remarks: 'Named after the east gate' } });
     expect(renamed.status).toBe(200);
-    await createCity({ cityName: names.taken, cityNameKana: 'ひがし', corners: square(300, 300, 10) }, { force: true });
+    takenId = (await createCity({ cityName: names.taken, cityNameKana: 'ひがし', corners: square(300, 300, 10) }, { force: true })).cityId;
     // Two plain create requests and one filed by the club admin.
-    await createCity({ cityName: names.toApprove, cityNameKana: 'みなと', corners: square(-100, 0, 10) });
+    const minatoPlayer = newPlayer();
+    minatoOwner = minatoPlayer.mcid;
+    await createCity(
+      { cityName: names.toApprove, cityNameKana: 'みなと', corners: square(-100, 0, 10), remarks: 'Harbour district' },
+      { usertoken: await app.issueUserKey(gameServerKey, minatoPlayer.uuid, minatoPlayer.mcid) },
+    );
     await createCity({ cityName: names.toReject, cityNameKana: 'きた', corners: square(-100, 100, 10) });
     await createCity({ cityName: names.adminOwn, cityNameKana: 'しんじゅく', corners: square(-200, 0, 10) }, { usertoken: admin.usertoken });
 
@@ -203,16 +236,49 @@ describe('operator console (browser)', () => {
       expect(first).toMatch(/New city/);
       expect(first).toMatch(/Requester: p\d+_/);
       expect(first).toMatch(/Filed: (now|\d+ minutes? ago|this minute)/);
+      // The number in the queue says what it counts: a request, not a city.
+      const pending = (await app.get<{ data: Array<RequestBody & { changes: { cityName?: string } }> }>('/cities/requests', { ...operator(), query: { limit: 500 } })).body.data;
+      const requestId = pending.find((request) => request.changes.cityName === names.toApprove)!.id;
+      expect(first).toContain(`request #${requestId}`);
       await screenshot(page, 'queue-en-1440');
     });
 
     it('approves a create: the city appears in GET /cities', async () => {
       const item = await openRequest(page, names.toApprove);
+      // The request's remarks are labelled in words, once (not the raw key "remarks").
+      const labels = await fieldLabels(item);
+      expect(labels).not.toContain('remarks');
+      expect(labels.filter((label) => label === 'Remarks')).toHaveLength(1);
+      await item.getByText('Harbour district').waitFor();
       await item.getByRole('button', { name: 'Approve', exact: true }).click();
       await page.getByRole('status').filter({ hasText: `Approved: ${names.toApprove}` }).waitFor();
       expect(await requestItem(page, names.toApprove).count()).toBe(0);
       const cities = (await app.get<{ data: Array<{ name: string }> }>('/cities')).body.data;
       expect(cities.map((city) => city.name)).toContain(names.toApprove);
+    });
+
+    it("shows the approved city's history in words: what happened, by whom, for which request", async () => {
+      await page.getByRole('button', { name: 'Cities' }).click();
+      await page.getByRole('button', { name: new RegExp(names.toApprove) }).click();
+      const history = page.locator('.history li');
+      await history.nth(1).waitFor();
+      const lines = await history.allTextContents();
+      expect(lines.join('\n')).not.toMatch(/create_|player:|apikey:|state:|nameKana|pending/);
+      const filed = lines.find((line) => line.includes('Registration requested'))!;
+      expect(filed).toContain(`by the administrator ${minatoOwner}`);
+      expect(filed).toMatch(/request #\d+/);
+      expect(filed).toContain('Name: Minato');
+      const approved = lines.find((line) => line.includes('Registration approved'))!;
+      expect(approved).toContain('by the operator key “console-operator”');
+      await page.getByRole('button', { name: '日本語' }).click();
+      const ja = (await history.allTextContents()).join('\n');
+      expect(ja).toContain('新規登録の申請');
+      expect(ja).toContain('新規登録を承認');
+      expect(ja).toContain('運営キー「console-operator」');
+      expect(ja).toContain(`管理者 ${minatoOwner}`);
+      await page.getByRole('button', { name: 'English' }).click();
+      await page.getByRole('button', { name: 'Requests' }).click();
+      await requestItem(page, names.region).waitFor();
     });
 
     it("draws a region request's requested outline beside the current one, over the cities around", async () => {
@@ -247,6 +313,11 @@ describe('operator console (browser)', () => {
 
     it('shows a 409 on approval with its message; the request stays pending', async () => {
       const item = await openRequest(page, names.conflicted);
+      // The conflict names the city holding the name by its city id (the queue numbers requests).
+      await item.getByText(`Name taken by ${names.taken} (city id ${takenId})`).waitFor();
+      const labels = await fieldLabels(item);
+      expect(labels).toEqual(expect.arrayContaining(['Name', 'Remarks']));
+      expect(labels).not.toContain('remarks');
       await item.getByRole('button', { name: 'Approve', exact: true }).click();
       const alert = item.getByRole('alert');
       await alert.waitFor();
@@ -269,9 +340,18 @@ describe('operator console (browser)', () => {
       const pending = (await pendingRequests()).find((request) => request.type === 'update')!;
       const again = await app.post<{ message: string; message_ja?: string }>(`/cities/approval/update/${pending.cityId}`, undefined, operator());
       expect(await alert.textContent()).toBe(again.body.message_ja ?? again.body.message);
+      await item.getByText(`名前が重複：${names.taken}（自治体ID ${takenId}）`).waitFor();
+      const labels = await fieldLabels(item);
+      expect(labels.filter((label) => label === '備考')).toHaveLength(1);
+      expect(labels).not.toContain('remarks');
       await page.setViewportSize({ width: 375, height: 812 });
-      await openRequest(page, names.region);
+      const region = await openRequest(page, names.region);
       await expectNoSidewaysScroll(page);
+      // At phone width: coordinates wrap between corners only, and the neighbours' names stay whole.
+      await expectWholeCoordinates(region);
+      const drawing = region.getByRole('img', { name: new RegExp(names.region) });
+      await drawing.locator('polygon.city').first().waitFor();
+      await expectNamesInsideMap(drawing);
       await screenshot(page, 'review-ja-375');
       await page.setViewportSize({ width: 1440, height: 900 });
       await page.getByRole('button', { name: 'English' }).click();
@@ -293,6 +373,8 @@ describe('operator console (browser)', () => {
       await screenshot(page, 'city-en-1440');
       await page.setViewportSize({ width: 375, height: 812 });
       await expectNoSidewaysScroll(page);
+      await expectWholeCoordinates(page.locator('main'));
+      await expectNamesInsideMap(drawing);
       await screenshot(page, 'city-en-375');
       await page.setViewportSize({ width: 1440, height: 900 });
       await page.getByRole('button', { name: 'Delete city' }).click();
@@ -304,6 +386,9 @@ describe('operator console (browser)', () => {
 
     it('runs a ban-list sync and shows its summary', async () => {
       await page.getByRole('button', { name: 'Ban list' }).click();
+      // This server has an upstream, so its schedule is on: the page says so, with the schedule.
+      await page.getByText('It also runs by itself on this server’s schedule (0 0 */6 * * *, UTC)').waitFor();
+      expect(await page.getByText('No schedule runs on this server').count()).toBe(0);
       await page.getByRole('button', { name: 'Run a ban-list sync now' }).click();
       const summary = page.getByRole('status').filter({ hasText: 'Players' });
       await summary.waitFor();

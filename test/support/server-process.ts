@@ -39,14 +39,15 @@ export interface ServerProcess {
 }
 
 /** A server process (`node <entry>`) on a free loopback port. */
-export async function startServerProcess(options: { entry: string; cwd: string; env: Record<string, string>; user?: string }): Promise<ServerProcess> {
+export async function startServerProcess(options: { entry: string; cwd: string; env: Record<string, string | undefined>; user?: string }): Promise<ServerProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const output: string[] = [];
   const [command, args] = asUser(options.user, process.execPath, [options.entry]);
   const child = spawn(command, args, {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...options.env },
+    // ENV_FILE empty: no .env of the folder it runs in (a developer's) reaches a test's server (docs/env-file.md).
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ENV_FILE: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group: a signal reaches the server behind runuser too.
     detached: true,

@@ -10,19 +10,36 @@ export interface XmlElement {
   text: string;
 }
 
+/** XML 1.0's Char production: what a document may contain, raw or as a character reference. */
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
+function xmlChar(code: number): string {
+  const char = code <= 0x10ffff ? String.fromCodePoint(code) : '\u0000';
+  if (NOT_XML_CHAR.test(char)) {
+    throw new Error(`not well-formed: character reference to U+${code.toString(16).toUpperCase()}`);
+  }
+  return char;
+}
+
 function decode(text: string): string {
   return text.replace(/&(#\d+|#x[0-9a-f]+|amp|lt|gt|quot|apos);/gi, (_whole, entity: string) => {
     if (entity.startsWith('#x') || entity.startsWith('#X')) {
-      return String.fromCodePoint(parseInt(entity.slice(2), 16));
+      return xmlChar(parseInt(entity.slice(2), 16));
     }
     if (entity.startsWith('#')) {
-      return String.fromCodePoint(Number(entity.slice(1)));
+      return xmlChar(Number(entity.slice(1)));
     }
     return { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }[entity.toLowerCase()] as string;
   });
 }
 
+const BARE_AMPERSAND = /&(?!(#\d+|#x[0-9a-f]+|amp|lt|gt|quot|apos);)/i;
+
 export function parseXml(source: string): XmlElement {
+  const forbidden = NOT_XML_CHAR.exec(source);
+  if (forbidden) {
+    throw new Error(`not well-formed: U+${forbidden[0].codePointAt(0)?.toString(16).toUpperCase()} at ${forbidden.index}`);
+  }
   const root: XmlElement = { name: '#document', attributes: {}, children: [], text: '' };
   const stack: XmlElement[] = [root];
   const token = /<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<\/([A-Za-z][\w:.-]*)\s*>|<([A-Za-z][\w:.-]*)((?:\s+[\w:.-]+="[^"<]*")*)\s*(\/?)>|([^<]+)/g;
@@ -42,6 +59,9 @@ export function parseXml(source: string): XmlElement {
     } else if (opening) {
       const attributes: Record<string, string> = {};
       for (const [, name, value] of attributeText.matchAll(/([\w:.-]+)="([^"]*)"/g)) {
+        if (BARE_AMPERSAND.test(value)) {
+          throw new Error(`bare & in attribute ${name}: ${value}`);
+        }
         if (name in attributes) {
           throw new Error(`attribute ${name} repeated on <${opening}>`);
         }
@@ -53,7 +73,7 @@ export function parseXml(source: string): XmlElement {
         stack.push(element);
       }
     } else if (text !== undefined) {
-      if (/&(?!(#\d+|#x[0-9a-f]+|amp|lt|gt|quot|apos);)/i.test(text)) {
+      if (BARE_AMPERSAND.test(text)) {
         throw new Error(`bare & in text: ${text}`);
       }
       top.text += decode(text);

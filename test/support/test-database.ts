@@ -14,9 +14,12 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A throwaway database: a temp SQLite file, or a fresh MariaDB schema dropped afterwards. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  if (testDatabaseKind === 'sqlite') {
+/**
+ * A throwaway database: a temp SQLite file, or a fresh MariaDB schema dropped afterwards. `kind`
+ * defaults to TEST_DATABASE; the fault suite names it, since it runs once whatever TEST_DATABASE says.
+ */
+export async function createTestDatabase(kind: 'sqlite' | 'mysql' = testDatabaseKind): Promise<TestDatabase> {
+  if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'community-test-'));
     return { url: `sqlite:${join(dir, 'test.sqlite')}`, drop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })) };
   }

@@ -10,8 +10,8 @@ export interface ReceivedRequest {
   at: number;
 }
 
-/** What the receiver does with the n-th request (0-based): a status, a status with a body, or hang. */
-export type Answer = number | { status: number; body?: string; headers?: Record<string, string> } | 'hang';
+/** What the receiver does with the n-th request (0-based): a status, a status with a body (after `delayMs`), or hang. */
+export type Answer = number | { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | 'hang';
 
 /**
  * A webhook receiver: a real HTTP server on 127.0.0.1 that records every request and answers as
@@ -68,8 +68,17 @@ export class WebhookReceiver {
     if (answer === 'hang') {
       return;
     }
-    const { status, body, headers } = typeof answer === 'number' ? { status: answer, body: '', headers: {} } : answer;
-    response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body ?? '');
+    const { status, body, headers, delayMs } = typeof answer === 'number' ? { status: answer, body: '', headers: {}, delayMs: 0 } : answer;
+    const send = (): void => {
+      if (!response.destroyed) {
+        response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body ?? '');
+      }
+    };
+    if (delayMs) {
+      setTimeout(send, delayMs);
+    } else {
+      send();
+    }
   }
 
   /** Resolves once `count` requests have arrived (rejects after `timeoutMs`). */

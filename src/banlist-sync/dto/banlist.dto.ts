@@ -103,6 +103,13 @@ export class SyncSummaryDoc {
 
   @ApiProperty({ example: '2026-11-22T03:01:30.000Z' })
   finishedAt: string;
+
+  @ApiProperty({
+    required: false,
+    description: 'Only when the run was stopped early: the upstream timed out this many times in a row (BANLIST_MAX_TIMEOUTS_IN_A_ROW); the players not fetched count as failed and keep their data.',
+    example: 5,
+  })
+  stoppedAfterTimeouts?: number;
 }
 
 export class SyncStatusDoc {
@@ -111,6 +118,14 @@ export class SyncStatusDoc {
 
   @ApiProperty({ nullable: true, type: String, description: "This instance's next scheduled run; null when the schedule is off." })
   nextRunAt: string | null;
+
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: '0 0 */6 * * *',
+    description: "The cron expression (UTC, BANLIST_SYNC_CRON) this instance runs the sync on; null when the schedule is off (no BANLIST_SOURCE_URL).",
+  })
+  schedule: string | null;
 
   @ApiProperty({ description: 'True while a run (on any instance) holds the sync lease.' })
   inProgress: boolean;

@@ -1,4 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { AUDIT_ACTIONS } from '../city-audit.entity';
+import { CITY_STATES } from '../city.entity';
 import { REQUEST_STATUSES, REQUEST_TYPES } from '../city-request.entity';
 
 class CornerOutDoc {
@@ -104,6 +106,36 @@ class RequesterDoc {
   mcid: string | null;
 }
 
+/** The fields a request asks to change, as filed (contract 13.5). */
+class RequestedChangesDoc {
+  @ApiPropertyOptional({ example: 'Chuo' })
+  cityName?: string;
+
+  @ApiPropertyOptional({ example: 'ちゅうおう' })
+  cityNameKana?: string;
+
+  @ApiPropertyOptional()
+  summary?: string;
+
+  @ApiPropertyOptional()
+  origin?: string;
+
+  @ApiPropertyOptional({ description: 'Lower case; "" in an update clears it.', example: 'chuo' })
+  regionName?: string;
+
+  @ApiPropertyOptional({ type: [CornerOutDoc] })
+  corners?: CornerOutDoc[];
+
+  @ApiPropertyOptional({ description: 'Blocks covered by the requested corners.', example: 10201 })
+  count?: number;
+
+  @ApiPropertyOptional({ description: 'Why a large city needs its size.' })
+  reason?: string;
+
+  @ApiPropertyOptional({ description: "New remarks for the city (the request's own remarks, also in the request's remarks)." })
+  remarks?: string;
+}
+
 export class CityRequestDoc {
   @ApiProperty({ example: 7 })
   id: number;
@@ -123,8 +155,8 @@ export class CityRequestDoc {
   @ApiProperty({ type: RequesterDoc })
   requester: RequesterDoc;
 
-  @ApiProperty({ description: 'The requested fields, named as in the input (cityName, cityNameKana, summary, origin, regionName, corners, count, reason, remarks).', type: Object })
-  changes: Record<string, unknown>;
+  @ApiProperty({ type: RequestedChangesDoc, description: 'The requested fields, named as in the input; only those the request changes are present.' })
+  changes: RequestedChangesDoc;
 
   @ApiProperty({ nullable: true, type: String })
   remarks: string | null;
@@ -142,11 +174,76 @@ export class CityRequestDoc {
   rejectReason: string | null;
 }
 
+/** The city as an audit entry records it. */
+class CitySnapshotDoc {
+  @ApiPropertyOptional({ enum: CITY_STATES, description: 'A city stays pending until its create request is approved.' })
+  state?: string;
+
+  @ApiPropertyOptional()
+  name?: string;
+
+  @ApiPropertyOptional()
+  nameKana?: string;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  summary?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  origin?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  regionName?: string | null;
+
+  @ApiPropertyOptional({ type: [CornerOutDoc] })
+  corners?: CornerOutDoc[];
+
+  @ApiPropertyOptional()
+  count?: number;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  reason?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  remarks?: string | null;
+
+  @ApiPropertyOptional()
+  ownerUuid?: string;
+}
+
+/** A request as an audit entry records it. */
+class RequestSnapshotDoc {
+  @ApiPropertyOptional()
+  id?: number;
+
+  @ApiPropertyOptional({ enum: REQUEST_TYPES })
+  type?: string;
+
+  @ApiPropertyOptional({ enum: REQUEST_STATUSES })
+  status?: string;
+
+  @ApiPropertyOptional()
+  requesterUuid?: string;
+
+  @ApiPropertyOptional({ type: RequestedChangesDoc })
+  changes?: RequestedChangesDoc;
+
+  @ApiPropertyOptional({ nullable: true, type: String })
+  rejectReason?: string | null;
+}
+
+class HistorySnapshotDoc {
+  @ApiPropertyOptional({ type: CitySnapshotDoc })
+  city?: CitySnapshotDoc;
+
+  @ApiPropertyOptional({ type: RequestSnapshotDoc })
+  request?: RequestSnapshotDoc;
+}
+
 class HistoryEntryDoc {
   @ApiProperty()
   id: number;
 
-  @ApiProperty({ description: 'What happened, e.g. create_requested, create_approved, update_forced, region_rejected, update_withdrawn, deleted.' })
+  @ApiProperty({ enum: AUDIT_ACTIONS, description: "What happened: a request's life (<type>_requested, _forced, _approved, _rejected, _withdrawn) or deleted." })
   action: string;
 
   @ApiProperty({ description: 'Who: player:<uuid> (user key), club:<uuid> (club token) or apikey:<name>.' })
@@ -155,19 +252,14 @@ class HistoryEntryDoc {
   @ApiProperty({ nullable: true, type: Number })
   requestId: number | null;
 
-  @ApiProperty({ nullable: true, type: Object, description: '{city?, request?} before the change.' })
-  before: unknown;
+  @ApiProperty({ nullable: true, type: HistorySnapshotDoc, description: 'The city and the request before the change.' })
+  before: HistorySnapshotDoc | null;
 
-  @ApiProperty({ nullable: true, type: Object, description: '{city?, request?} after the change.' })
-  after: unknown;
+  @ApiProperty({ nullable: true, type: HistorySnapshotDoc, description: 'The city and the request after the change.' })
+  after: HistorySnapshotDoc | null;
 
   @ApiProperty()
   at: string;
-}
-
-export class CityResponseDoc {
-  @ApiProperty({ type: SingleCityDoc })
-  data: SingleCityDoc;
 }
 
 export class CityListResponseDoc {

@@ -98,7 +98,8 @@ export class ApiError extends HttpException {
     return new ApiError(409, 'conflict', message, details);
   }
 
-  static unavailable(message: ErrorMessage): ApiError {
-    return new ApiError(503, 'service_unavailable', message);
+  /** 503 with `Retry-After`: the client may come back in that many seconds (docs/reliability.md). */
+  static unavailable(message: ErrorMessage, retryAfterSeconds = 5): ApiError {
+    return new ApiError(503, 'service_unavailable', message, undefined, { 'Retry-After': String(retryAfterSeconds) });
   }
 }

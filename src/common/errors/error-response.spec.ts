@@ -1,4 +1,5 @@
 import { BadRequestException, HttpException } from '@nestjs/common';
+import { QueueFullError } from '../limits/bounded-semaphore';
 import { ApiError } from './api-error';
 import { toErrorResponse } from './error-response';
 import { msg } from './messages';
@@ -33,7 +34,16 @@ describe(toErrorResponse.name, () => {
 
   it('answers 503 when the database is unreachable', () => {
     const error = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' });
-    expect(toErrorResponse(error, 'v').body).toMatchObject({ code: 503, error: 'service_unavailable' });
+    const response = toErrorResponse(error, 'v');
+    expect(response.body).toMatchObject({ code: 503, error: 'service_unavailable', message_ja: msg('database.unavailable').ja });
+    expect(response.headers).toEqual({ 'Retry-After': '5' });
+  });
+
+  it('answers 503 with Retry-After when a bounded queue is full', () => {
+    const response = toErrorResponse(new QueueFullError('the SQLite write queue', 500), 'v');
+    expect(response.status).toBe(503);
+    expect(response.body).toMatchObject({ code: 503, error: 'service_unavailable', message: msg('server.busy').en, message_ja: msg('server.busy').ja });
+    expect(response.headers).toEqual({ 'Retry-After': '1' });
   });
 
   it('turns a Fastify 415 into 400: the contract has no 415', () => {

@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { isDatabaseUnavailable } from '../../database/database-errors';
+import { QueueFullError } from '../limits/bounded-semaphore';
 import { ApiError, ErrorCode, ErrorDetail } from './api-error';
 import { type LocalizedText, msg, type PlainMessageKey } from './messages';
 
@@ -21,6 +22,13 @@ export interface ErrorResponse {
   /** True when the error is ours (a bug or an outage) and belongs in the error log. */
   isServerFault: boolean;
 }
+
+/**
+ * `Retry-After` (seconds) of a 503: a full queue drains in well under a second; a database that
+ * stopped answering needs a few seconds before a retry is worth it (docs/reliability.md).
+ */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 const codeByStatus: Record<number, ErrorCode> = {
   400: 'invalid_request',
@@ -90,8 +98,11 @@ export function toErrorResponse(error: unknown, version: string): ErrorResponse 
     const code = codeFor(status);
     return build(status, code, { ...genericMessage(code), en: error.message });
   }
+  if (error instanceof QueueFullError) {
+    return build(503, 'service_unavailable', msg('server.busy'), undefined, { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) });
+  }
   if (isDatabaseUnavailable(error)) {
-    return build(503, 'service_unavailable', msg('database.unavailable'));
+    return build(503, 'service_unavailable', msg('database.unavailable'), undefined, { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
   }
   const fastifyError = error as FastifyLikeError;
   if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {

@@ -84,6 +84,10 @@ export const messages = {
   'validation.nestedValidation': { en: '{field} must contain objects', ja: '{field}の各項目はオブジェクトで指定してください。' },
   'validation.unknownValue': { en: 'The parameters are invalid', ja: 'パラメーターの形式が正しくありません。' },
   'validation.positiveInteger': { en: '{field} must be a positive integer', ja: '{field}は 1 以上の整数で指定してください。' },
+  'validation.characters': {
+    en: '{field} contains a character that cannot be stored (an unpaired surrogate, or a noncharacter such as U+FFFE or U+FFFF)',
+    ja: '{field}に保存できない文字（対になっていないサロゲートや U+FFFF などの非文字）が含まれています。入力し直してください。',
+  },
   'validation.uuid': { en: '{field} must be a game UUID with hyphens', ja: '{field}はハイフン付きのゲーム UUID で指定してください。' },
   'validation.mcid': { en: '{field} must be 1-16 letters, digits or underscores', ja: '{field}は英数字とアンダースコアの 1〜16 文字で指定してください。' },
   'validation.chatid': { en: '{field} must be 17 to 20 digits', ja: '{field}は 17〜20 桁の数字で指定してください。' },
@@ -210,11 +214,13 @@ export const messages = {
     en: 'The metrics are served only to a direct loopback client unless METRICS_TOKEN is set.',
     ja: 'METRICS_TOKEN が設定されていないため、メトリクスは同じマシンから直接アクセスした場合にのみ取得できます。',
   },
+  'server.busy': { en: 'The server is busy; try again in a moment.', ja: '現在混み合っています。少し待ってからもう一度お試しください。' },
   'database.unavailable': { en: 'The database is unavailable; try again shortly.', ja: '現在データを読み書きできません。しばらくしてからもう一度お試しください。' },
 
   // ── Events and webhooks (contract 13.6) ─────────────────────────────────────────────────────
   'validation.eventTypes': { en: '{field} must be a non-empty list of event types or ["*"]', ja: '{field}はイベントの種類のリスト、またはすべてを表す ["*"] で指定してください。' },
   'validation.deliveryId': { en: '{field} must be a delivery id (a UUID)', ja: '{field}は配信 ID（UUID 形式）で指定してください。' },
+  'events.tooManyWaiters': { en: 'Too many clients are waiting for events on this server; try again shortly.', ja: 'イベントを待っている接続が多すぎます。しばらくしてからもう一度お試しください。' },
   'webhooks.notFound': { en: 'There is no webhook {id}.', ja: 'ID {id} の Webhook はありません。' },
   'webhooks.deliveryNotFound': { en: 'Webhook {id} has no delivery {deliveryId}.', ja: 'Webhook {id} に配信 {deliveryId} はありません。' },
   'webhooks.deliveryQueued': { en: 'Delivery {deliveryId} is still queued; it is retried on its own.', ja: '配信 {deliveryId} はまだ送信待ちです。自動で再送されるので、そのままお待ちください。' },
@@ -224,8 +230,8 @@ export const messages = {
   'webhooks.url.invalid': { en: 'url must be an absolute http or https URL without a user name or password', ja: 'URL は http:// か https:// で始まる完全な形で指定してください（ユーザー名やパスワードは含められません）。' },
   'webhooks.url.unresolvable': { en: 'url is not allowed: the host name {host} does not resolve', ja: 'URL のホスト名 {host} が見つかりません。' },
   'webhooks.url.private': {
-    en: 'url is not allowed: {host} resolves to a loopback, private, link-local or unspecified address',
-    ja: 'URL のホスト {host} は内部向けのアドレス（ループバック・プライベート・リンクローカルなど）を指しているため、使えません。',
+    en: 'url is not allowed: {host} resolves to a loopback, private, link-local or other non-public address (a receiver on this host or network needs WEBHOOK_ALLOW_PRIVATE=true)',
+    ja: 'URL のホスト {host} は内部向けのアドレス（ループバック・プライベート・リンクローカルなど）を指しているため、使えません。同じホストや社内ネットワークの受信先に送るには、サーバーの設定で WEBHOOK_ALLOW_PRIVATE=true にしてください。',
   },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -1,5 +1,7 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiParam, ApiProperty, ApiQuery, ApiResponse, getSchemaPath, OmitType } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { getMetadataStorage } from 'class-validator';
 import { ERROR_CODES } from '../errors/api-error';
 
 // Metadata keys @ApiProperty writes; the package does not export its constants module.
@@ -96,6 +98,50 @@ function bodyTypeOf(dto: Type<unknown>, path: readonly string[]): Type<unknown> 
   return type;
 }
 
+/** The decorator's regular expression as an OpenAPI `pattern` (ECMA-262 syntax, no flags). */
+function patternOf(value: unknown): string | undefined {
+  return value instanceof RegExp && value.flags.replace(/[gy]/g, '') === '' ? value.source : undefined;
+}
+
+/**
+ * A path parameter's schema from the DTO field's validation rules, so that a generated client
+ * types it as the server checks it: `@Matches` gives the pattern, `@IsInt`/`@Min`/`@Max` an
+ * integer with its bounds, `@IsIn` the values.
+ */
+export function pathParamSchema(dto: Type<unknown>, name: string): SchemaObject {
+  const schema: SchemaObject = { type: 'string' };
+  for (const rule of getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false)) {
+    if (rule.propertyName !== name) {
+      continue;
+    }
+    const [first] = (rule.constraints ?? []) as unknown[];
+    if (rule.name === 'matches' && patternOf(first)) {
+      schema.pattern = patternOf(first);
+    } else if (rule.name === 'isInt') {
+      schema.type = 'integer';
+    } else if (rule.name === 'min' && typeof first === 'number') {
+      schema.minimum = first;
+    } else if (rule.name === 'max' && typeof first === 'number') {
+      schema.maximum = first;
+    } else if (rule.name === 'isIn' && Array.isArray(first)) {
+      schema.enum = first;
+    } else if (rule.name === 'maxLength' && typeof first === 'number') {
+      schema.maxLength = first;
+    }
+  }
+  return schema;
+}
+
+/**
+ * A required path parameter typed by `schema`, or by the validation rules of `dto`'s field of the
+ * same name (`pathParamSchema`). Untyped path parameters reach generated clients as `unknown`.
+ */
+export function ApiPathParam(name: string, typed: Type<unknown> | SchemaObject, description?: string): MethodDecorator {
+  const schema = typeof typed === 'function' ? pathParamSchema(typed, name) : typed;
+  const meta = typeof typed === 'function' ? propertyMeta(typed, name) : {};
+  return ApiParam({ name, required: true, description: description ?? meta.description, example: asText(meta.example), schema });
+}
+
 /**
  * Documents a route's input: the DTO's fields as query parameters (GET/DELETE) or as the body
  * (POST/PATCH/PUT, which also read the query string), and the route's path variables (`path`,
@@ -109,10 +155,7 @@ function bodyTypeOf(dto: Type<unknown>, path: readonly string[]): Type<unknown> 
 export function ApiInput(dto: Type<unknown>, location: 'query' | 'body', options: { path?: readonly string[] } = {}): MethodDecorator {
   const path = options.path ?? [];
   const names = propertyNames(dto);
-  const pathParams = path.map((name) => {
-    const meta = propertyMeta(dto, name);
-    return ApiParam({ name, required: true, type: String, description: meta.description, example: asText(meta.example), ...(meta.enum ? { enum: meta.enum } : {}) });
-  });
+  const pathParams = path.map((name) => ApiPathParam(name, dto));
   if (location === 'body') {
     const hasBody = names.some((name) => !path.includes(name));
     return applyDecorators(...pathParams, ...(hasBody ? [ApiBody({ type: bodyTypeOf(dto, path) })] : []));

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
-import { createConnection } from 'mysql2/promise';
-import { expectError, HttpResult, newPlayer, registerClubUser, TestApp } from './support/test-app';
-import { createTestDatabase, testDatabaseKind, TestDatabase } from './support/test-database';
-import { TcpProxy } from './support/tcp-proxy';
+import { expectError, HttpResult, newPlayer, registerClubUser, TestApp } from '../support/test-app';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { directQuery as directQueryOn, mysqlBehindProxy } from '../support/mysql-behind-proxy';
+import type { TcpProxy } from '../support/tcp-proxy';
 
 /** The answer and how long it took. */
 async function timed<T>(request: Promise<T>): Promise<{ result: T; ms: number }> {
@@ -24,22 +24,18 @@ async function eventually(check: () => Promise<boolean>, timeoutMs: number): Pro
 /** better-sqlite3 ships no types; this test needs only a second connection that can hold the write lock. */
 const Database = createRequire(__filename)('better-sqlite3') as new (path: string) => { exec(sql: string): void; close(): void };
 
-const describeMysql = testDatabaseKind === 'mysql' ? describe : describe.skip;
-const describeSqlite = testDatabaseKind === 'sqlite' ? describe : describe.skip;
-
-describeMysql('database faults on MariaDB, through a TCP proxy (e2e)', () => {
+// The fault suite runs once, whatever TEST_DATABASE says: each block names its database.
+describe('database faults on MariaDB, through a TCP proxy', () => {
   let database: TestDatabase;
   let proxy: TcpProxy;
   let app: TestApp;
   let gameServerKey: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const direct = new URL(database.url);
-    proxy = new TcpProxy(direct.hostname, Number(direct.port || 3306));
-    const viaProxy = new URL(database.url);
-    viaProxy.port = String(await proxy.start());
-    app = await TestApp.start({ DATABASE_URL: viaProxy.toString() }, { database });
+    database = await createTestDatabase('mysql');
+    const behind = await mysqlBehindProxy(database);
+    proxy = behind.proxy;
+    app = await TestApp.start({ DATABASE_URL: behind.url }, { database });
     gameServerKey = await app.createApiKey(['game-server']);
   });
 
@@ -50,16 +46,7 @@ describeMysql('database faults on MariaDB, through a TCP proxy (e2e)', () => {
     await proxy?.stop();
   });
 
-  /** Reads the database behind the proxy's back. */
-  async function directQuery<T>(sql: string, values: unknown[]): Promise<T[]> {
-    const connection = await createConnection(database.url);
-    try {
-      const [rows] = await connection.query(sql, values);
-      return rows as T[];
-    } finally {
-      await connection.end();
-    }
-  }
+  const directQuery = <T>(sql: string, values: unknown[]): Promise<T[]> => directQueryOn<T>(database, sql, values);
 
   const issueKey = (uuid: string, mcid: string) => app.post('/game-server/userkeys', { uuid, mcid }, { headers: { 'x-api-key': gameServerKey } });
 
@@ -161,12 +148,12 @@ describeMysql('database faults on MariaDB, through a TCP proxy (e2e)', () => {
   });
 });
 
-describeSqlite('database faults on SQLite (e2e)', () => {
+describe('database faults on SQLite', () => {
   let app: TestApp;
   let gameServerKey: string;
 
   beforeAll(async () => {
-    app = await TestApp.start();
+    app = await TestApp.start({}, { database: await createTestDatabase('sqlite') });
     gameServerKey = await app.createApiKey(['game-server']);
   });
 

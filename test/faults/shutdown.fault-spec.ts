@@ -4,12 +4,12 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ClubAccount } from '../src/club/club-account.entity';
-import { newPlayer, TestApp } from './support/test-app';
-import { createTestDatabase, testDatabaseKind, TestDatabase } from './support/test-database';
-import { compileServer, freePort } from './support/server-process';
+import { ClubAccount } from '../../src/club/club-account.entity';
+import { newPlayer, TestApp } from '../support/test-app';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { compileServer, freePort } from '../support/server-process';
 
-const ROOT = join(__dirname, '..');
+const ROOT = join(__dirname, '..', '..');
 
 /**
  * A siteverify stand-in: `slow` answers after SLOW_MS (keeping a request in flight), anything
@@ -31,7 +31,8 @@ function startCaptcha(onSlow: () => void): Promise<{ server: Server; url: string
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/siteverify` })));
 }
 
-describe('graceful shutdown of the real server process (e2e)', () => {
+// The fault suite runs once, whatever TEST_DATABASE says: both databases here.
+describe.each(['sqlite', 'mysql'] as const)('graceful shutdown of the real server process on %s', (kind) => {
   let buildDir: string;
   let database: TestDatabase;
   let gameServerKey: string;
@@ -41,7 +42,7 @@ describe('graceful shutdown of the real server process (e2e)', () => {
     // The server as it ships: src compiled by swc (what `nest build` does), run with plain node.
     buildDir = mkdtempSync(join(tmpdir(), 'community-build-'));
     compileServer(buildDir);
-    database = await createTestDatabase();
+    database = await createTestDatabase(kind);
     const setup = await TestApp.start({}, { database });
     gameServerKey = await setup.createApiKey(['game-server']);
     await setup.stop({ keepDatabase: true });
@@ -122,7 +123,7 @@ describe('graceful shutdown of the real server process (e2e)', () => {
       expect(log).toContain('SIGTERM received: draining in-flight requests');
       expect(log).toContain('Shutdown complete');
       expect(log).not.toMatch(/"level":50/);
-      if (testDatabaseKind === 'sqlite') {
+      if (kind === 'sqlite') {
         // Closed cleanly: SQLite checkpoints and removes the write-ahead log only on a proper close.
         expect(existsSync(`${database.url.slice('sqlite:'.length)}-wal`)).toBe(false);
       }

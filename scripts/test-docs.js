@@ -1,0 +1,429 @@
+#!/usr/bin/env node
+// Runs the walk-throughs of the documentation as written (npm run test:docs).
+//
+// Every fenced block with the info string `sh runnable` in README.md and docs/*.md is run, in
+// order, in one bash session per document (so variables carry over from block to block), against a
+// fresh server started from dist/ on a fresh SQLite database. When the next fenced block is a
+// `text output` block, the run's stdout must match it: `…` inside a line matches any text on that
+// line, a line holding only `…` matches any number of lines. Without an output block, the block must
+// exit 0. The conventions are written for readers at the top of docs/README.md.
+//
+// A document may ask for more with an HTML comment (invisible on GitHub):
+//   <!-- test-docs: env NAME=value NAME=value -->   extra server environment
+//   <!-- test-docs: fake-banlist -->                 a loopback ban-list upstream (BANLIST_SOURCE_URL)
+//
+// DOCS_SHOW_OUTPUT=1 prints every block's output (to write a new `text output` block);
+// DOCS_SHOW_SERVER_LOG=1 prints the server's log after a failure.
+//
+// Usage: node scripts/test-docs.js [--one-server] [FILE.md …]   (default: README.md and every docs/*.md)
+// --one-server runs every document against one server and database, in turn, as a reader would.
+// Prints one line per block, then `N passed, N failed`; exits 1 on any failure.
+'use strict';
+
+const { spawn, spawnSync } = require('node:child_process');
+const { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } = require('node:fs');
+const { createServer: createHttpServer } = require('node:http');
+const { createServer: createNetServer } = require('node:net');
+const { tmpdir } = require('node:os');
+const { join, relative, resolve } = require('node:path');
+
+const ROOT = join(__dirname, '..');
+const BLOCK_TIMEOUT_MS = Number(process.env.DOCS_BLOCK_TIMEOUT_MS ?? 120_000);
+
+/** The uuid the fake ban-list upstream knows a ban of (the walk-throughs' first player). */
+const BANNED_UUID = '069a79f4-44e9-4726-a5be-fca90e38aaf5';
+
+function parseDocument(text) {
+  const lines = text.split('\n');
+  const blocks = [];
+  const options = { env: {}, fakeBanlist: false };
+  for (const match of text.matchAll(/<!--\s*test-docs:\s*([\s\S]*?)-->/g)) {
+    const words = match[1].trim().split(/\s+/);
+    if (words[0] === 'env') {
+      for (const pair of words.slice(1)) {
+        const at = pair.indexOf('=');
+        options.env[pair.slice(0, at)] = pair.slice(at + 1);
+      }
+    } else if (words[0] === 'fake-banlist') {
+      options.fakeBanlist = true;
+    } else {
+      throw new Error(`unknown test-docs directive: ${match[0]}`);
+    }
+  }
+  const fences = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    const open = /^(\s*)(`{3,})(.*)$/.exec(lines[i]);
+    if (!open) {
+      continue;
+    }
+    const [, indent, ticks, info] = open;
+    const body = [];
+    let j = i + 1;
+    while (j < lines.length && !new RegExp(`^\\s*${ticks}\\s*$`).test(lines[j])) {
+      body.push(lines[j].startsWith(indent) ? lines[j].slice(indent.length) : lines[j]);
+      j += 1;
+    }
+    fences.push({ info: info.trim(), line: i + 1, body: body.join('\n') });
+    i = j;
+  }
+  fences.forEach((fence, index) => {
+    if (fence.info !== 'sh runnable') {
+      return;
+    }
+    const next = fences[index + 1];
+    blocks.push({ line: fence.line, script: fence.body, expected: next && next.info === 'text output' ? next.body : null });
+  });
+  return { blocks, options };
+}
+
+/** Lines without trailing spaces, and without blank lines at either end. */
+function normalise(text) {
+  const lines = text.replace(/\r/g, '').split('\n').map((line) => line.replace(/\s+$/, ''));
+  while (lines.length && lines[0] === '') {
+    lines.shift();
+  }
+  while (lines.length && lines[lines.length - 1] === '') {
+    lines.pop();
+  }
+  return lines;
+}
+
+function lineMatches(pattern, line) {
+  if (!pattern.includes('…')) {
+    return pattern === line;
+  }
+  const source = pattern.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  return new RegExp(`^${source}$`, 's').test(line);
+}
+
+function outputMatches(expectedText, actualText) {
+  const expected = normalise(expectedText);
+  const actual = normalise(actualText);
+  const memo = new Map();
+  const match = (i, j) => {
+    const key = i * (actual.length + 1) + j;
+    if (memo.has(key)) {
+      return memo.get(key);
+    }
+    let result;
+    if (i === expected.length) {
+      result = j === actual.length;
+    } else if (expected[i].trim() === '…') {
+      result = match(i + 1, j) || (j < actual.length && match(i, j + 1));
+    } else {
+      result = j < actual.length && lineMatches(expected[i], actual[j]) && match(i + 1, j + 1);
+    }
+    memo.set(key, result);
+    return result;
+  };
+  return match(0, 0);
+}
+
+async function freePort() {
+  const server = createNetServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The external ban-list service on loopback: one global ban for BANNED_UUID, 404 (no record) for everyone else. */
+async function startFakeBanlist() {
+  const server = createHttpServer((request, response) => {
+    const match = /^\/player\/([^/?]+)$/.exec(request.url ?? '');
+    const uuid = match ? decodeURIComponent(match[1]).toLowerCase() : '';
+    response.setHeader('connection', 'close');
+    if (uuid.replace(/-/g, '') !== BANNED_UUID.replace(/-/g, '')) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({
+        playerId: 4242,
+        name: 'Notch',
+        uuid: BANNED_UUID.replace(/-/g, ''),
+        reputation: 7.5,
+        bans: [
+          {
+            banId: 90001,
+            type: 'global',
+            reason: 'griefing spawn',
+            bannedAt: '2020-05-01T12:00:00.000Z',
+            server: { address: 'play.example.net' },
+            bannedBy: { name: 'Moderator', uuid: '0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f' },
+            lostRep: 2.5,
+          },
+        ],
+        lastCheckedAt: '2026-01-01T00:00:00.000Z',
+      }),
+    );
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, stop: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+function baseEnv() {
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), LANG: 'C.UTF-8', NO_COLOR: '1' };
+  return env;
+}
+
+async function startServer(dir, options, fakes) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const databaseUrl = `sqlite:${join(dir, 'community.sqlite')}`;
+  const env = {
+    ...baseEnv(),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    ...(fakes.banlist ? { BANLIST_SOURCE_URL: fakes.banlist.url } : {}),
+    ...options.env,
+  };
+  const output = [];
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  child.stdout.on('data', (chunk) => output.push(chunk.toString('utf8')));
+  child.stderr.on('data', (chunk) => output.push(chunk.toString('utf8')));
+  let ended = false;
+  const exited = new Promise((resolve) => child.once('exit', () => ((ended = true), resolve())));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ok = await fetch(`${base}/health/ready`).then((response) => response.status === 200, () => false);
+    if (ok) {
+      break;
+    }
+    if (ended || Date.now() > deadline) {
+      throw new Error(`the server ${ended ? 'exited' : 'did not become ready'}:\n${output.join('')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    base,
+    databaseUrl,
+    output,
+    async stop() {
+      if (!ended) {
+        process.kill(-child.pid, 'SIGTERM');
+        const timer = setTimeout(() => !ended && process.kill(-child.pid, 'SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** One bash process for a whole document; each block is sourced so its variables stay. */
+function startShell(dir, server) {
+  const env = { ...baseEnv(), BASE: server.base, DATABASE_URL: server.databaseUrl, TMPDIR: dir };
+  const child = spawn('bash', ['--noprofile', '--norc'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  let buffer = '';
+  let waiter = null;
+  child.stdout.on('data', (chunk) => {
+    buffer += chunk.toString('utf8');
+    const done = /__DOCS_BLOCK_DONE__ (\d+)\n/.exec(buffer);
+    if (done && waiter) {
+      buffer = buffer.slice(done.index + done[0].length);
+      const resolve = waiter;
+      waiter = null;
+      resolve(Number(done[1]));
+    }
+  });
+  child.stderr.on('data', () => undefined);
+  let ended = false;
+  child.once('exit', () => {
+    ended = true;
+    if (waiter) {
+      waiter(null);
+    }
+  });
+  let count = 0;
+  return {
+    async run(script) {
+      count += 1;
+      const file = join(dir, `block-${count}.sh`);
+      const out = join(dir, `block-${count}.out`);
+      const err = join(dir, `block-${count}.err`);
+      writeFileSync(file, `${script}\n`);
+      if (ended) {
+        return { status: null, stdout: '', stderr: 'the shell of this document has ended (a block ran exit?)' };
+      }
+      const status = await new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          waiter = null;
+          resolve('timeout');
+        }, BLOCK_TIMEOUT_MS);
+        waiter = (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        };
+        child.stdin.write(`source ${JSON.stringify(file)} < /dev/null > ${JSON.stringify(out)} 2> ${JSON.stringify(err)}; echo "__DOCS_BLOCK_DONE__ $?"\n`);
+      });
+      const read = (path) => (existsSync(path) ? readFileSync(path, 'utf8') : '');
+      return { status, stdout: read(out), stderr: read(err) };
+    },
+    stop() {
+      // The whole process group: background helpers a block started (a webhook receiver) end too.
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+function indent(text) {
+  return text
+    .split('\n')
+    .map((line) => `      ${line}`)
+    .join('\n');
+}
+
+/** The fakes and the server of one run: per document, or one for all (--one-server). */
+async function startEnvironment(dir, options) {
+  const fakes = {};
+  if (options.fakeBanlist) {
+    fakes.banlist = await startFakeBanlist();
+  }
+  try {
+    const server = await startServer(dir, options, fakes);
+    return {
+      server,
+      async stop(showLog) {
+        await server.stop();
+        if (showLog && process.env.DOCS_SHOW_SERVER_LOG === '1') {
+          process.stdout.write(server.output.join(''));
+        }
+        await fakes.banlist?.stop();
+      },
+    };
+  } catch (error) {
+    await fakes.banlist?.stop();
+    throw error;
+  }
+}
+
+async function runDocument(path, counts, shared) {
+  const name = relative(ROOT, path);
+  const { blocks, options } = parseDocument(readFileSync(path, 'utf8'));
+  if (blocks.length === 0) {
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'test-docs-'));
+  const failedBefore = counts.failed;
+  let environment = shared;
+  let shell;
+  try {
+    environment ??= await startEnvironment(dir, options);
+    shell = startShell(dir, environment.server);
+    let broken = false;
+    for (const [index, block] of blocks.entries()) {
+      const label = `${name}:${block.line} (block ${index + 1} of ${blocks.length})`;
+      if (broken) {
+        counts.failed += 1;
+        process.stdout.write(`FAIL ${label}: not run, the shell ended before it\n`);
+        continue;
+      }
+      const started = Date.now();
+      const result = await shell.run(block.script);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      let problem = null;
+      if (result.status === 'timeout') {
+        problem = `no end within ${BLOCK_TIMEOUT_MS / 1000} s`;
+        broken = true;
+      } else if (result.status === null) {
+        problem = 'the shell ended';
+        broken = true;
+      } else if (block.expected !== null && !outputMatches(block.expected, result.stdout)) {
+        problem = 'output differs';
+      } else if (block.expected === null && result.status !== 0) {
+        problem = `exit status ${result.status}`;
+      }
+      if (problem) {
+        counts.failed += 1;
+        process.stdout.write(`FAIL ${label}: ${problem} (${seconds} s)\n`);
+        if (block.expected !== null) {
+          process.stdout.write(`    expected:\n${indent(normalise(block.expected).join('\n'))}\n`);
+        }
+        process.stdout.write(`    stdout:\n${indent(normalise(result.stdout).join('\n'))}\n`);
+        if (result.stderr.trim()) {
+          process.stdout.write(`    stderr:\n${indent(normalise(result.stderr).join('\n'))}\n`);
+        }
+      } else {
+        counts.passed += 1;
+        process.stdout.write(`ok   ${label} (${seconds} s)\n`);
+        if (process.env.DOCS_SHOW_OUTPUT === '1') {
+          process.stdout.write(`${indent(normalise(result.stdout).join('\n'))}\n`);
+        }
+      }
+    }
+  } catch (error) {
+    counts.failed += 1;
+    process.stdout.write(`FAIL ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+  } finally {
+    shell?.stop();
+    if (environment && environment !== shared) {
+      await environment.stop(counts.failed > failedBefore);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-if-stale.js')], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) {
+    process.exit(build.status ?? 1);
+  }
+  const args = process.argv.slice(2);
+  const oneServer = args.includes('--one-server');
+  const named = args.filter((arg) => arg !== '--one-server');
+  const files = named.length
+    ? named.map((file) => resolve(process.cwd(), file))
+    : [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).filter((file) => file.endsWith('.md')).sort().map((file) => join(ROOT, 'docs', file))];
+  // Say plainly which tool is missing rather than fail block by block (CI installs curl and jq).
+  const scripts = files.map((file) => parseDocument(readFileSync(file, 'utf8')).blocks.map((block) => block.script).join('\n')).join('\n');
+  for (const tool of ['curl', 'jq', 'openssl']) {
+    if (new RegExp(`\\b${tool}\\b`).test(scripts) && spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) {
+      process.stderr.write(`test-docs: the walk-throughs need ${tool} (apt-get install -y ${tool})\n`);
+      process.exit(1);
+    }
+  }
+  const counts = { passed: 0, failed: 0 };
+  if (oneServer) {
+    // What a reader does: every document in turn against one server and one database, so that
+    // a walk-through cannot depend on a fresh database (ids, key names, taken city names).
+    const options = { env: {}, fakeBanlist: false };
+    for (const file of files) {
+      const parsed = parseDocument(readFileSync(file, 'utf8')).options;
+      Object.assign(options.env, parsed.env);
+      options.fakeBanlist ||= parsed.fakeBanlist;
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'test-docs-'));
+    const shared = await startEnvironment(dir, options);
+    try {
+      for (const file of files) {
+        await runDocument(file, counts, shared);
+      }
+    } finally {
+      await shared.stop(counts.failed > 0);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  } else {
+    for (const file of files) {
+      await runDocument(file, counts);
+    }
+  }
+  process.stdout.write(`${counts.passed} passed, ${counts.failed} failed\n`);
+  process.exit(counts.failed || counts.passed === 0 ? 1 : 0);
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });
+}
+
+module.exports = { parseDocument, outputMatches };

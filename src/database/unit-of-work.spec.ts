@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { QueueFullError } from '../common/limits/bounded-semaphore';
+import { loadConfig } from '../config/app-config';
+import type { MetricsService } from '../metrics/metrics.service';
+import { UnitOfWork } from './unit-of-work';
+
+// MetricsService is used only on MySQL (deadlock retries).
+const metrics = {} as MetricsService;
+
+describe(UnitOfWork.name, () => {
+  let dir: string;
+  let dataSource: DataSource;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'unit-of-work-'));
+    dataSource = await new DataSource({ type: 'better-sqlite3', database: join(dir, 'test.sqlite'), enableWAL: true }).initialize();
+    await dataSource.query('CREATE TABLE items (id INTEGER PRIMARY KEY, value INTEGER NOT NULL)');
+  });
+
+  afterEach(async () => {
+    await dataSource.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps writing after well over 10,000 write transactions on SQLite (no wrapper pile-up on the shared runner)', async () => {
+    const unitOfWork = new UnitOfWork(dataSource, metrics, loadConfig({}));
+    const count = 12_500;
+    for (let i = 0; i < count; i += 1) {
+      await unitOfWork.transaction((tx) => tx.query('INSERT INTO items (value) VALUES (?)', [i]));
+    }
+    // Writes still work, and still begin IMMEDIATE (the write lock first).
+    const seen: string[] = [];
+    await unitOfWork.transaction(async (tx) => {
+      seen.push(String((await tx.query<Array<{ n: number }>>('SELECT COUNT(*) AS n FROM items'))[0]?.n));
+      await tx.query('INSERT INTO items (value) VALUES (?)', [-1]);
+    });
+    expect(seen).toEqual([String(count)]);
+    const [row] = await dataSource.query<Array<{ n: number }>>('SELECT COUNT(*) AS n FROM items');
+    expect(row?.n).toBe(count + 1);
+  }, 120_000);
+
+  it('begins SQLite transactions IMMEDIATE, taking the write lock first', async () => {
+    const unitOfWork = new UnitOfWork(dataSource, metrics, loadConfig({}));
+    const runner = dataSource.createQueryRunner();
+    const sent: string[] = [];
+    const query = runner.query.bind(runner);
+    runner.query = ((sql: string, ...rest: unknown[]) => {
+      sent.push(sql);
+      return query(sql, ...(rest as []));
+    }) as typeof runner.query;
+    await unitOfWork.transaction((tx) => tx.query('INSERT INTO items (value) VALUES (1)'));
+    await unitOfWork.transaction((tx) => tx.query('INSERT INTO items (value) VALUES (2)'));
+    expect(sent.filter((sql) => sql.startsWith('BEGIN'))).toEqual(['BEGIN IMMEDIATE TRANSACTION', 'BEGIN IMMEDIATE TRANSACTION']);
+  });
+
+  it('refuses a write transaction at once when SQLITE_WRITE_QUEUE_LIMIT are already waiting, and accepts again once drained', async () => {
+    const unitOfWork = new UnitOfWork(dataSource, metrics, loadConfig({ SQLITE_WRITE_QUEUE_LIMIT: '3' }));
+    let open!: () => void;
+    const held = new Promise<void>((resolve) => (open = resolve));
+    const running = unitOfWork.transaction(() => held);
+    const waiting = Array.from({ length: 3 }, (_, i) => unitOfWork.transaction((tx) => tx.query('INSERT INTO items (value) VALUES (?)', [i])));
+    await expect(unitOfWork.transaction((tx) => tx.query('INSERT INTO items (value) VALUES (99)'))).rejects.toBeInstanceOf(QueueFullError);
+    open();
+    await Promise.all([running, ...waiting]);
+    await unitOfWork.transaction((tx) => tx.query('INSERT INTO items (value) VALUES (100)'));
+    const rows = await dataSource.query<Array<{ value: number }>>('SELECT value FROM items ORDER BY id');
+    expect(rows.map((row) => row.value)).toEqual([0, 1, 2, 100]);
+  });
+});
