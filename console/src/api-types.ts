@@ -1749,6 +1749,11 @@ export interface components {
             startedAt: string;
             /** @example 2026-11-22T03:01:30.000Z */
             finishedAt: string;
+            /**
+             * @description Only when the run was stopped early: the upstream timed out this many times in a row (BANLIST_MAX_TIMEOUTS_IN_A_ROW); the players not fetched count as failed and keep their data.
+             * @example 5
+             */
+            stoppedAfterTimeouts?: number;
         };
         SyncStatusDoc: {
             /** @description Summary of the last finished run on any instance; null before the first. */
