@@ -8,12 +8,9 @@ const { execFileSync, spawn } = require('node:child_process');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+const { arg, load: loadClients } = require('./import-load');
 
 const ROOT = join(__dirname, '..');
-function arg(name, fallback) {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : fallback;
-}
 const rows = Number(arg('rows', '200000'));
 const players = Number(arg('players', '20000'));
 const batchSize = arg('batch-size', undefined);
@@ -22,37 +19,9 @@ const base = `http://127.0.0.1:${port}`;
 const dir = mkdtempSync(join(tmpdir(), 'import-latency-'));
 const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false', APP_VERSION: 'bench', NODE_ENV: 'development', ENV_FILE: '' };
 
-function percentile(sorted, p) {
-  return sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-function stats(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const round = (value) => (value === null ? null : Math.round(value * 10) / 10);
-  return { requests: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1] ?? null) };
-}
 
-async function load(key, until) {
-  const reads = [];
-  const writes = [];
-  let errors = 0;
-  let n = 0;
-  const client = async () => {
-    while (!until()) {
-      n += 1;
-      const write = n % 4 === 0;
-      const started = performance.now();
-      const response = write
-        ? await fetch(`${base}/game-server/userkeys`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ uuid: `00000000-0000-4000-9000-${String(n).padStart(12, '0')}`, mcid: `bench_${n}` }) })
-        : await fetch(`${base}/users?mcid=player_${n % players}`);
-      await response.arrayBuffer();
-      if (response.status >= 500) {
-        errors += 1;
-      }
-      (write ? writes : reads).push(performance.now() - started);
-    }
-  };
-  await Promise.all([client(), client(), client(), client()]);
-  return { reads: stats(reads), writes: stats(writes), all: stats([...reads, ...writes]), errors5xx: errors };
+function load(key, until) {
+  return loadClients({ base, key, until, readPath: (n) => `/users?mcid=player_${n % players}` });
 }
 
 async function main() {

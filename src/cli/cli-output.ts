@@ -12,5 +12,12 @@ export class CliOutput {
   }
 }
 
-/** A failure the user caused (bad arguments, unknown name): printed without a stack, exit code 1. */
-export class CliError extends Error {}
+/** A failure the user caused (bad arguments, unknown name): printed without a stack, exit code 1 unless told. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}

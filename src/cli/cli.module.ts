@@ -8,6 +8,7 @@ import { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { EventsModule } from '../events/events.module';
+import { OriginalImportModule } from '../original-import/original-import.module';
 import { PlayersModule } from '../players/players.module';
 import { UsersModule } from '../users/users.module';
 
@@ -20,7 +21,7 @@ export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(config), TelemetryModule, DatabaseModule, EventsModule, PlayersModule, ApiKeysModule, CaptchaModule, ClubModule, UsersModule, BanlistSyncModule],
+      imports: [ConfigModule.forRoot(config), TelemetryModule, DatabaseModule, EventsModule, PlayersModule, ApiKeysModule, CaptchaModule, ClubModule, UsersModule, BanlistSyncModule, OriginalImportModule],
     };
   }
 }

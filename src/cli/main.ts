@@ -15,6 +15,7 @@ import { registerApiKeyCommands } from './commands/api-key.commands';
 import { registerBanlistCommands } from './commands/banlist.commands';
 import { registerClubCommands } from './commands/club.commands';
 import { registerImportCommands } from './commands/import.commands';
+import { registerOriginalImportCommand } from './commands/original-import.commands';
 import { registerWebhookCommands } from './commands/webhook.commands';
 
 /**
@@ -49,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
   registerBanlistCommands(program, run);
   registerClubCommands(program, run);
   registerImportCommands(program, run);
+  registerOriginalImportCommand(program, run);
   registerWebhookCommands(program, run);
   program
     .command('migration:run')
@@ -125,7 +127,7 @@ async function main(argv: string[]): Promise<number> {
     } else {
       process.stderr.write(`${message}\n`);
     }
-    exitCode = 1;
+    exitCode = error instanceof CliError ? error.exitCode : 1;
   }
   return exitCode;
 }

@@ -9,8 +9,8 @@ const SQLITE_IMPORT_CACHE_KIB = 256 * 1024;
  * rereads and rewrites pages on every batch; a larger cache for this one connection keeps a
  * million-row import linear. MySQL needs nothing.
  */
-export async function prepareForBulkImport(dataSource: DataSource): Promise<void> {
+export async function prepareForBulkImport(dataSource: DataSource, cacheKiB = SQLITE_IMPORT_CACHE_KIB): Promise<void> {
   if (dataSource.options.type === 'better-sqlite3') {
-    await dataSource.query(`PRAGMA cache_size = -${SQLITE_IMPORT_CACHE_KIB}`);
+    await dataSource.query(`PRAGMA cache_size = -${cacheKiB}`);
   }
 }

@@ -41,8 +41,9 @@ export interface MapOptions {
   /**
    * Label corners with their coordinates: those of the requested and current outlines when the map
    * has any (the cities around are context), else those of every shape (a single city's shape).
-   * A label that would cover another one, or leave the drawing, is left out: the console lists the
-   * corners as text beside the map.
+   * A label goes to another spot around its corner when its first one would cover another label or
+   * leave the drawing, and is left out only when no spot is free: the console lists the corners as
+   * text beside the map.
    */
   cornerLabels?: boolean;
   /** The longer side of the drawing area in pixels. */
@@ -332,8 +333,9 @@ const CORNER_GAP_PX = 5;
 
 /**
  * Places corner labels outside their outline (left corners labelled to the left, top corners
- * above), and leaves out a label that would cover one already placed or leave the drawing, so
- * two corners a few blocks apart never print over each other ("(-120, 200)100, 200)").
+ * above), else at another spot around the corner, and leaves out a label only when every spot
+ * would cover one already placed or leave the drawing, so two corners a few blocks apart never
+ * print over each other ("(-120, 200)100, 200)").
  * Rectangles are in pixels from the box's top-left corner; text width is estimated.
  */
 class CornerLabels {
@@ -355,6 +357,8 @@ class CornerLabels {
     const outline = shapeBox(corners);
     const middle = { x: (outline.minX + outline.maxX) / 2, z: (outline.minZ + outline.maxZ) / 2 };
     const unit = 1 / this.scale;
+    const viewWidth = (this.box.maxX - this.box.minX) * this.scale;
+    const viewHeight = (this.box.maxZ - this.box.minZ) * this.scale;
     const texts: string[] = [];
     for (const corner of corners) {
       const text = `(${corner.x}, ${corner.z})`;
@@ -363,20 +367,33 @@ class CornerLabels {
       const y = (corner.z - this.box.minZ) * this.scale;
       const side = Math.sign(corner.x - middle.x);
       const below = corner.z > middle.z;
-      const left = side < 0 ? x - CORNER_GAP_PX - width : side > 0 ? x + CORNER_GAP_PX : x - width / 2;
-      const top = below ? y + CORNER_GAP_PX : y - CORNER_GAP_PX - CORNER_FONT_PX;
-      const rect = { left, top, right: left + width, bottom: top + CORNER_FONT_PX };
-      const inView = rect.left >= 0 && rect.top >= 0 && rect.right <= (this.box.maxX - this.box.minX) * this.scale && rect.bottom <= (this.box.maxZ - this.box.minZ) * this.scale;
-      if (!inView || this.taken.some((other) => overlaps(rect, other))) {
-        continue;
+      // Outside the outline first; where that spot is taken (two corners a few blocks apart) or
+      // off the drawing, the other spots around the corner, and only then no label.
+      const spots: Array<{ side: number; below: boolean }> = [
+        { side, below },
+        { side, below: !below },
+        { side: -side, below },
+        { side: -side, below: !below },
+        { side: 0, below },
+        { side: 0, below: !below },
+      ];
+      for (const spot of spots) {
+        const left = spot.side < 0 ? x - CORNER_GAP_PX - width : spot.side > 0 ? x + CORNER_GAP_PX : x - width / 2;
+        const top = spot.below ? y + CORNER_GAP_PX : y - CORNER_GAP_PX - CORNER_FONT_PX;
+        const rect = { left, top, right: left + width, bottom: top + CORNER_FONT_PX };
+        const inView = rect.left >= 0 && rect.top >= 0 && rect.right <= viewWidth && rect.bottom <= viewHeight;
+        if (!inView || this.taken.some((other) => overlaps(rect, other))) {
+          continue;
+        }
+        this.taken.push(rect);
+        const anchor = spot.side < 0 ? 'end' : spot.side > 0 ? 'start' : 'middle';
+        const anchorX = spot.side < 0 ? rect.right : spot.side > 0 ? rect.left : x;
+        texts.push(
+          `<text class="corner-label" x="${num(this.box.minX + anchorX * unit)}" y="${num(this.box.minZ + (rect.bottom - 2) * unit)}" font-size="${num(CORNER_FONT_PX * unit)}" ` +
+            `text-anchor="${anchor}" fill="#222222" stroke="#ffffff" stroke-width="${num(3 * unit)}" paint-order="stroke">${text}</text>`,
+        );
+        break;
       }
-      this.taken.push(rect);
-      const anchor = side < 0 ? 'end' : side > 0 ? 'start' : 'middle';
-      const anchorX = side < 0 ? rect.right : side > 0 ? rect.left : x;
-      texts.push(
-        `<text class="corner-label" x="${num(this.box.minX + anchorX * unit)}" y="${num(this.box.minZ + (rect.bottom - 2) * unit)}" font-size="${num(CORNER_FONT_PX * unit)}" ` +
-          `text-anchor="${anchor}" fill="#222222" stroke="#ffffff" stroke-width="${num(3 * unit)}" paint-order="stroke">${text}</text>`,
-      );
     }
     return texts;
   }

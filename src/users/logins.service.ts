@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { UnitOfWork } from '../database/unit-of-work';
+import { Transaction, UnitOfWork } from '../database/unit-of-work';
 import { PlayersService } from '../players/players.service';
 import { LoginInput, prepareLoginBatch } from './login-batch';
 import { LoginsRepository } from './logins.repository';
@@ -24,17 +24,20 @@ export class LoginsService {
 
   /** One transaction: all of the batch is stored, or none of it. Re-sending a batch stores nothing new. */
   async ingest(items: readonly LoginInput[]): Promise<IngestResult> {
+    return this.unitOfWork.transaction((tx) => this.ingestIn(tx, items));
+  }
+
+  /** `ingest` inside the caller's transaction (the import of the original database batches its own). */
+  async ingestIn(tx: Transaction, items: readonly LoginInput[]): Promise<IngestResult> {
     const batch = prepareLoginBatch(items, this.config.dataCutoff);
     if (batch.records.length === 0) {
       return { accepted: 0, skipped: items.length, beforeCutoff: batch.beforeCutoff };
     }
     // Sorted by (player, time): concurrent batches then take row and gap locks in one order on MySQL.
     const records = [...batch.records].sort((a, b) => (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : a.loggedInAt.getTime() - b.loggedInAt.getTime()));
-    const accepted = await this.unitOfWork.transaction(async (tx) => {
-      // Players first: login_records.player_uuid references them.
-      await this.players.recordLogins(tx, batch.players);
-      return this.repository.insertLogins(tx, records);
-    });
+    // Players first: login_records.player_uuid references them.
+    await this.players.recordLogins(tx, batch.players);
+    const accepted = await this.repository.insertLogins(tx, records);
     return { accepted, skipped: items.length - accepted, beforeCutoff: batch.beforeCutoff };
   }
 

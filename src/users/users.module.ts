@@ -19,6 +19,6 @@ import { UsersService } from './users.service';
   imports: [TypeOrmModule.forFeature([LoginRecord, Achievement, AchievementUnlock])],
   controllers: [UsersController, GameServerPlayersController, GameServerAchievementsController],
   providers: [AchievementsRepository, LoginsRepository, UsersService, LoginsService, LoginImportService, ChatLinksService, AchievementsService],
-  exports: [UsersService, LoginsService, LoginImportService],
+  exports: [UsersService, LoginsService, LoginImportService, AchievementsRepository],
 })
 export class UsersModule {}

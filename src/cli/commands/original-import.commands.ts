@@ -1,0 +1,112 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { MultiBar, Presets, SingleBar } from 'cli-progress';
+import { Command } from 'commander';
+import { DataSource } from 'typeorm';
+import { prepareForBulkImport } from '../../database/bulk-import';
+import { OriginalImportService } from '../../original-import/original-import.service';
+import { SourceError } from '../../original-import/source-reader';
+import { CliError, CliOutput } from '../cli-output';
+import { SqliteImportPacer } from '../sqlite-import-pacer';
+
+type Run = (work: (context: INestApplicationContext, output: CliOutput) => Promise<void>) => Promise<void>;
+
+/**
+ * Page cache of the importing SQLite connection, in KiB: enough to keep the login index's hot
+ * pages, small enough for the import's memory bound (docs/moving-from-original.md).
+ */
+const ORIGINAL_IMPORT_CACHE_KIB = 48 * 1024;
+/** Login rows per transaction at most (the SQLite pacer adapts it down). */
+const MAX_BATCH = 5000;
+/** Plain progress lines (no terminal): one per this many rows of a table. */
+const PLAIN_STEP = 100_000;
+
+export function registerOriginalImportCommand(program: Command, run: Run): void {
+  program
+    .command('import:original')
+    .description("Import the original service's MySQL database (read-only there): cities, requests, logins, chat links, achievements, club accounts")
+    .requiredOption('--from <url>', 'the original database: mysql://USER:PASS@HOST:PORT/DATABASE')
+    .option('--dry-run', 'read everything and report what a real run would do; write nothing')
+    .option('--source-time-zone <zone>', "the offset the original's dates were written in", '+09:00')
+    .action((options: { from: string; dryRun?: boolean; sourceTimeZone: string }) =>
+      run(async (context, output) => {
+        const dataSource = context.get(DataSource);
+        const sqlite = dataSource.options.type === 'better-sqlite3';
+        if (sqlite) {
+          await prepareForBulkImport(dataSource, ORIGINAL_IMPORT_CACHE_KIB);
+        }
+        const progress = process.stderr.isTTY ? new BarProgress() : new LineProgress(output);
+        let started = false;
+        try {
+          const report = await context.get(OriginalImportService).run({
+            from: options.from,
+            zone: options.sourceTimeZone,
+            dryRun: Boolean(options.dryRun),
+            // SQLite: short transactions with pauses, so a running server is never kept waiting long.
+            pacer: sqlite ? new SqliteImportPacer(MAX_BATCH) : undefined,
+            onTable: (table, total) => {
+              started = true;
+              progress.table(table, total);
+            },
+            onProgress: (table, rows) => progress.update(table, rows),
+          });
+          progress.stop();
+          output.result(report.toJSON() as unknown as Record<string, unknown>, report.toText());
+        } catch (error) {
+          progress.stop();
+          if (error instanceof SourceError) {
+            // A run cut off part-way keeps what it finished; the next run completes it.
+            throw new CliError(started ? `${error.message} The import stopped part-way: run the same command again to complete it.` : error.message, 2);
+          }
+          throw error;
+        }
+      }),
+    );
+}
+
+interface Progress {
+  table(table: string, total: number): void;
+  update(table: string, rows: number): void;
+  stop(): void;
+}
+
+/** One bar per table on a terminal (stderr, so stdout keeps the report alone). */
+class BarProgress implements Progress {
+  private readonly bars = new MultiBar({ stream: process.stderr, clearOnComplete: false, hideCursor: true, format: ' {table} [{bar}] {value}/{total} rows' }, Presets.shades_classic);
+  private readonly byTable = new Map<string, SingleBar>();
+
+  table(table: string, total: number): void {
+    this.byTable.set(table, this.bars.create(total, 0, { table: table.padEnd(26) }));
+  }
+
+  update(table: string, rows: number): void {
+    this.byTable.get(table)?.update(rows);
+  }
+
+  stop(): void {
+    this.bars.stop();
+  }
+}
+
+/** Plain lines on stderr otherwise (logs, pipes). */
+class LineProgress implements Progress {
+  private readonly totals = new Map<string, number>();
+  private readonly shown = new Map<string, number>();
+
+  constructor(private readonly output: CliOutput) {}
+
+  table(table: string, total: number): void {
+    this.totals.set(table, total);
+    this.shown.set(table, 0);
+    this.output.note(`${table}: ${total} rows to read`);
+  }
+
+  update(table: string, rows: number): void {
+    const total = this.totals.get(table) ?? 0;
+    if (rows >= total || rows - (this.shown.get(table) ?? 0) >= PLAIN_STEP) {
+      this.shown.set(table, rows);
+      this.output.note(`${table}: ${rows}/${total} rows read`);
+    }
+  }
+
+  stop(): void {}
+}

@@ -1,0 +1,211 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { DataVersions } from '../database/data-versions';
+import type { Transaction } from '../database/unit-of-work';
+import { CitiesRepository, CityRecord } from '../cities/cities.repository';
+import { CITIES_LOCK } from '../cities/city-lock';
+import { checkCityNameKana, nameKey } from '../cities/city-name';
+import { PlayersRepository } from '../players/players.repository';
+import { blockCount, boundingBox, regionsOverlap } from '../cities/geometry';
+import { ImportReport } from './import-report';
+import { OriginalImportRepository } from './original-import.repository';
+import { sourceIdOf, cornersOf, gameIdOf, instantOf, integerOf, optionalText, shapeProblem, SourceRow, text, UnreadableRow, uuidOf } from './original-mapping';
+import type { SourceReader } from './source-reader';
+import type { TargetSession } from './target-session';
+
+const TABLE = 'cities';
+const COLUMNS = ['name', 'namekana', 'regionname', 'player', 'uuid', 'summary', 'name_origin', 'corners', 'reason', 'remarks', 'created_at', 'updated_at'];
+/** Today's pattern for region names (docs/moving-from-original.md: imported as they are, but listed). */
+const REGION_NAME = /^[a-z0-9_-]{1,32}$/;
+const REGION_NAME_MAX = 32;
+
+/** The fields a second run compares: a city edited here since the import is reported, not overwritten. */
+function sameCity(a: CityRecord, b: CityRecord): boolean {
+  const fields: Array<keyof CityRecord> = ['ownerUuid', 'name', 'nameKana', 'regionName', 'summary', 'origin', 'reason', 'remarks', 'blockCount', 'state'];
+  return fields.every((field) => a[field] === b[field]) && JSON.stringify(a.corners) === JSON.stringify(b.corners);
+}
+
+export interface Run {
+  source: SourceReader;
+  target: TargetSession;
+  report: ImportReport;
+  /** Minutes east of UTC of the source's wall clock. */
+  offset: number;
+}
+
+/** `cities` → cities with the same ids (docs/moving-from-original.md). */
+@Injectable()
+export class OriginalCitiesImporter {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly cities: CitiesRepository,
+    private readonly players: PlayersRepository,
+    private readonly versions: DataVersions,
+    private readonly imports: OriginalImportRepository,
+  ) {}
+
+  async import(run: Run, onProgress: (rows: number) => void): Promise<void> {
+    run.report.counts(TABLE);
+    let rows = 0;
+    for await (const page of run.source.pages(TABLE, COLUMNS)) {
+      // Owners recorded only by name are looked up in the source before the transaction opens.
+      const owners = new Map<SourceRow, string | null>();
+      for (const row of page) {
+        owners.set(row, await this.ownerOf(run, row));
+      }
+      await run.target.batch(
+        async (tx) => {
+          let written = false;
+          for (const row of page) {
+            written = (await this.importRow(run, tx, row, owners.get(row) ?? null)) || written;
+          }
+          if (written) {
+            await this.versions.bump(tx, 'cities');
+            await this.versions.bump(tx, 'players');
+          }
+        },
+        { lock: CITIES_LOCK },
+      );
+      rows += page.length;
+      onProgress(rows);
+    }
+  }
+
+  /** `uuid`, or where it is NULL the player of the newest login row with the name in `player`. */
+  private async ownerOf(run: Run, row: SourceRow): Promise<string | null> {
+    if (text(row.uuid) !== null) {
+      return text(row.uuid);
+    }
+    const player = optionalText(row.player);
+    return player === null ? null : run.source.uuidOfNewestLogin(player);
+  }
+
+  /** True when it wrote. */
+  private async importRow(run: Run, tx: Transaction, row: SourceRow, owner: string | null): Promise<boolean> {
+    const id = sourceIdOf(row);
+    let city: CityRecord;
+    let ownerName: string | null = null;
+    try {
+      if (owner === null) {
+        run.report.skip(TABLE, id, `owner not found: uuid is NULL and no login row has the name ${JSON.stringify(text(row.player))}`);
+        return false;
+      }
+      city = this.cityOf(run, row, uuidOf(owner));
+      ownerName = text(row.player) === null ? null : gameIdOf(row.player);
+    } catch (error) {
+      if (error instanceof UnreadableRow) {
+        run.report.skip(TABLE, id, error.message);
+        return false;
+      }
+      throw error;
+    }
+    const existing = await this.cities.getRecord(tx, city.id);
+    if (existing) {
+      if (sameCity(existing, city)) {
+        run.report.count(TABLE, 'unchanged');
+      } else {
+        run.report.skip(TABLE, city.id, `city ${city.id} exists here with other data (changed here since the import, or another city); kept as it is`);
+      }
+      return false;
+    }
+    const taken = await this.takenName(tx, city);
+    if (taken) {
+      run.report.skip(TABLE, city.id, taken);
+      return false;
+    }
+    for (const rule of await this.brokenRules(tx, city)) {
+      run.report.problem(TABLE, city.id, `imported as it is, but breaks today's rules: ${rule}`);
+    }
+    // The owner's players row (a city owner need not have logged in since the cutoff).
+    if (!(await this.players.getInTransaction(tx, city.ownerUuid))) {
+      if (ownerName === null) {
+        run.report.skip(TABLE, city.id, 'the owner has no login record and the row names no player');
+        return false;
+      }
+      await this.players.createIfAbsent(tx, city.ownerUuid, ownerName, city.createdAt);
+    }
+    await this.imports.insertCity(tx, city);
+    run.report.count(TABLE, 'imported');
+    return true;
+  }
+
+  /** The source row as a registered city; throws UnreadableRow. */
+  private cityOf(run: Run, row: SourceRow, ownerUuid: string): CityRecord {
+    const id = integerOf(row.id, 'id');
+    const name = optionalText(row.name);
+    const nameKana = optionalText(row.namekana);
+    if (name === null || name.length > 64) {
+      throw new UnreadableRow('name is missing or longer than 64 characters');
+    }
+    if (nameKana === null || nameKana.length > 64) {
+      throw new UnreadableRow('namekana is missing or longer than 64 characters');
+    }
+    const regionName = optionalText(row.regionname)?.toLowerCase() ?? null;
+    if (regionName !== null && regionName.length > REGION_NAME_MAX) {
+      throw new UnreadableRow(`regionname is longer than ${REGION_NAME_MAX} characters`);
+    }
+    const corners = cornersOf(row.corners);
+    const createdAt = instantOf(row.created_at, run.offset, 'created_at');
+    const updatedAt = text(row.updated_at) === null ? createdAt : instantOf(row.updated_at, run.offset, 'updated_at');
+    return {
+      id,
+      state: 'active',
+      ownerUuid,
+      name,
+      nameKana,
+      nameKey: nameKey(name),
+      kanaKey: nameKey(nameKana),
+      regionName,
+      regionKey: regionName,
+      summary: optionalText(row.summary),
+      origin: optionalText(row.name_origin),
+      reason: optionalText(row.reason),
+      remarks: optionalText(row.remarks),
+      corners,
+      // Computed from the corners: the original's blocknum went stale after area changes.
+      blockCount: Math.round(blockCount(corners)),
+      ...boundingBox(corners),
+      createdAt,
+      updatedAt,
+    };
+  }
+
+  private async takenName(tx: Transaction, city: CityRecord): Promise<string | undefined> {
+    const claims: Array<['name_key' | 'kana_key' | 'region_key', string | null, string]> = [
+      ['name_key', city.nameKey, 'name'],
+      ['kana_key', city.kanaKey, 'kana'],
+      ['region_key', city.regionKey, 'region name'],
+    ];
+    for (const [column, key, label] of claims) {
+      const holder = key ? await this.cities.getNameHolder(tx, column, key, city.id) : undefined;
+      if (holder) {
+        return `its ${label} is taken here by city ${holder.id} (${holder.name}); not imported`;
+      }
+    }
+    return undefined;
+  }
+
+  private async brokenRules(tx: Transaction, city: CityRecord): Promise<string[]> {
+    const broken: string[] = [];
+    const shape = shapeProblem(city.corners);
+    if (shape) {
+      broken.push(shape);
+    }
+    if (city.blockCount > this.config.CITY_BLOCK_MAX) {
+      broken.push(`${city.blockCount} blocks, over the maximum of ${this.config.CITY_BLOCK_MAX}`);
+    } else if (city.blockCount > this.config.CITY_BLOCK_LIMIT && city.reason === null) {
+      broken.push(`${city.blockCount} blocks, over ${this.config.CITY_BLOCK_LIMIT} without a reason`);
+    }
+    if (city.regionName !== null && !REGION_NAME.test(city.regionName)) {
+      broken.push(`region name ${JSON.stringify(city.regionName)} is outside today's pattern`);
+    }
+    if (!checkCityNameKana(city.nameKana).ok) {
+      broken.push('the kana reading holds characters that are not kana');
+    }
+    const overlapping = (await this.cities.getClaimedRegionsInBox(tx, city, city.id)).filter((claim) =>
+      regionsOverlap(city.corners, claim.corners),
+    );
+    broken.push(...overlapping.map((claim) => `overlaps city ${claim.cityId} (${claim.name})`));
+    return broken;
+  }
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { CitiesRepository } from '../cities/cities.repository';
+import { CityRequestsRepository } from '../cities/city-requests.repository';
+import { PasswordsService } from '../club/passwords.service';
+import { UsersModule } from '../users/users.module';
+import { OriginalCitiesImporter } from './original-cities.importer';
+import { OriginalImportRepository } from './original-import.repository';
+import { OriginalImportService } from './original-import.service';
+import { OriginalPlayersImporter } from './original-players.importer';
+import { OriginalRequestsImporter } from './original-requests.importer';
+
+/** `import:original` (command line only): the original service's database into this one. */
+@Module({
+  imports: [UsersModule],
+  providers: [CitiesRepository, CityRequestsRepository, PasswordsService, OriginalImportRepository, OriginalCitiesImporter, OriginalRequestsImporter, OriginalPlayersImporter, OriginalImportService],
+  exports: [OriginalImportService],
+})
+export class OriginalImportModule {}

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { datetimeParameter } from '../database/affected-rows';
+import { dateOf } from '../database/transformers';
+import type { Transaction } from '../database/unit-of-work';
+import { City } from '../cities/city.entity';
+import type { CityRecord } from '../cities/cities.repository';
+import { ClubAccount, ClubGroup } from '../club/club-account.entity';
+import type { AchievementDefinition } from '../users/achievements.repository';
+import { OriginalImportLink } from './original-import-link.entity';
+
+/** What a second run compares of a club account with what the import wrote. */
+export interface ImportedAccount {
+  id: number;
+  passwordHash: string;
+  nickname: string | null;
+  clubgroup: ClubGroup;
+}
+
+const LINK_SQL = 'SELECT target_id AS targetId, imported_state AS importedState FROM original_import_links WHERE source_table = ? AND source_id = ?';
+const ACCOUNT_SQL = 'SELECT id, password_hash AS passwordHash, nickname, clubgroup FROM club_accounts WHERE player_uuid = ?';
+const ACHIEVEMENT_SQL = 'SELECT id, title, description, hidden FROM achievements WHERE id = ?';
+const UNLOCK_SQL = 'SELECT unlocked_at AS unlockedAt FROM achievement_unlocks WHERE player_uuid = ? AND achievement_id = ?';
+const PLAYER_SEEN_SQL = 'SELECT uuid FROM players WHERE uuid = ? AND last_login >= ?';
+
+/**
+ * The writes and reads of the original-database import that no feature repository has: cities
+ * with the original's ids, club accounts without a password, and the links that remember what
+ * the import made of each row. Everything runs in the caller's transaction.
+ */
+@Injectable()
+export class OriginalImportRepository {
+  async getLink(tx: Transaction, table: string, sourceId: string): Promise<{ targetId: number; importedState: string } | undefined> {
+    const [row] = await tx.query<Array<{ targetId: number | string; importedState: string }>>(LINK_SQL, [table, sourceId]);
+    return row ? { targetId: Number(row.targetId), importedState: row.importedState } : undefined;
+  }
+
+  async saveLink(tx: Transaction, table: string, sourceId: string, targetId: number, importedState: string): Promise<void> {
+    await tx.insert(OriginalImportLink, { sourceTable: table, sourceId, targetId, importedState, createdAt: new Date() });
+  }
+
+  /** A city with the original's id (the database's sequence moves past it: later cities get higher ids). */
+  async insertCity(tx: Transaction, city: CityRecord): Promise<void> {
+    await tx.insert(City, city);
+  }
+
+  async getAccount(tx: Transaction, playerUuid: string): Promise<ImportedAccount | undefined> {
+    const [row] = await tx.query<Array<{ id: number | string; passwordHash: string; nickname: string | null; clubgroup: ClubGroup }>>(ACCOUNT_SQL, [playerUuid]);
+    return row ? { ...row, id: Number(row.id) } : undefined;
+  }
+
+  async insertAccount(tx: Transaction, playerUuid: string, passwordHash: string, clubgroup: ClubGroup, createdAt: Date): Promise<number> {
+    const inserted = await tx.insert(ClubAccount, { playerUuid, passwordHash, nickname: null, clubgroup, currentTokenId: null, createdAt });
+    return Number(inserted.identifiers[0]?.id);
+  }
+
+  async getAchievement(tx: Transaction, id: number): Promise<AchievementDefinition | undefined> {
+    const [row] = await tx.query<Array<{ id: number | string; title: string; description: string; hidden: number | string | boolean }>>(ACHIEVEMENT_SQL, [id]);
+    return row ? { id: Number(row.id), title: row.title, description: row.description, hidden: row.hidden === true || Number(row.hidden) === 1 } : undefined;
+  }
+
+  async getUnlockTime(tx: Transaction, uuid: string, achievementId: number): Promise<Date | undefined> {
+    const [row] = await tx.query<Array<{ unlockedAt: Date | string }>>(UNLOCK_SQL, [uuid, achievementId]);
+    return row ? dateOf(row.unlockedAt) : undefined;
+  }
+
+  /** Whether the player has a login on or after `since` (exists for this service). */
+  async hasLoginSince(tx: Transaction, uuid: string, since: Date): Promise<boolean> {
+    return (await tx.query<unknown[]>(PLAYER_SEEN_SQL, [uuid, datetimeParameter(tx, since)])).length > 0;
+  }
+}

@@ -1,0 +1,286 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import type { Transaction } from '../database/unit-of-work';
+import type { ClubGroup } from '../club/club-account.entity';
+import { PasswordsService } from '../club/passwords.service';
+import { PlayersRepository } from '../players/players.repository';
+import { PlayersService } from '../players/players.service';
+import { AchievementsRepository } from '../users/achievements.repository';
+import type { LoginInput } from '../users/login-batch';
+import { LoginsService } from '../users/logins.service';
+import type { Run } from './original-cities.importer';
+import { OriginalImportRepository } from './original-import.repository';
+import { chatIdOf, sourceIdOf, flagOf, gameIdOf, instantOf, integerOf, optionalText, SourceRow, text, UnreadableRow, uuidOf } from './original-mapping';
+
+type Progress = (table: string, rows: number) => void;
+
+interface ImportedClubAccount {
+  id: number;
+  uuid: string;
+  clubgroup: ClubGroup;
+  createdAt: Date;
+}
+
+/** Reads one row; an unreadable one is reported as skipped and yields undefined. */
+function readRow<T>(run: Run, table: string, row: SourceRow, read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof UnreadableRow) {
+      run.report.skip(table, sourceIdOf(row), error.message);
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/** What a second run compares of an imported club account's placeholder password (a digest, not the hash itself). */
+function digest(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** `login`, `discordlink`, the achievement tables and `clubjaoafa` (docs/moving-from-original.md). */
+@Injectable()
+export class OriginalPlayersImporter {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly logins: LoginsService,
+    private readonly players: PlayersService,
+    private readonly playersRepository: PlayersRepository,
+    private readonly achievements: AchievementsRepository,
+    private readonly passwords: PasswordsService,
+    private readonly imports: OriginalImportRepository,
+  ) {}
+
+  /** Login records: refused logins and those before the cutoff are skipped; addresses and GeoIP are not read at all. */
+  async importLogins(run: Run, onProgress: Progress): Promise<void> {
+    const table = 'login';
+    run.report.counts(table);
+    let rows = 0;
+    let batch: LoginInput[] = [];
+    const flush = async (): Promise<void> => {
+      if (batch.length === 0) {
+        return;
+      }
+      const items = batch;
+      batch = [];
+      const started = performance.now();
+      const result = await run.target.batch((tx) => this.logins.ingestIn(tx, items));
+      await run.target.after(performance.now() - started);
+      run.report.count(table, 'imported', result.accepted);
+      run.report.count(table, 'skipped', result.beforeCutoff);
+      run.report.count(table, 'unchanged', items.length - result.accepted - result.beforeCutoff);
+    };
+    for await (const page of run.source.pages(table, ['player', 'uuid', 'date', 'permission', 'login_success'])) {
+      for (const row of page) {
+        if (!flagOf(row.login_success)) {
+          // A refused login (the row is written before the server decides).
+          run.report.count(table, 'skipped');
+          continue;
+        }
+        const login = readRow(run, table, row, () => ({
+          uuid: uuidOf(row.uuid),
+          mcid: gameIdOf(row.player),
+          loggedInAt: instantOf(row.date, run.offset, 'date'),
+          permission: optionalText(row.permission)?.slice(0, 64) ?? null,
+        }));
+        if (login) {
+          batch.push(login);
+          if (batch.length >= run.target.batchSize()) {
+            await flush();
+          }
+        }
+      }
+      rows += page.length;
+      onProgress(table, rows);
+    }
+    await flush();
+  }
+
+  /** Active chat links; where several claim one player or one chat id, the newest (highest id) wins. */
+  async importChatLinks(run: Run, onProgress: Progress): Promise<void> {
+    const table = 'discordlink';
+    run.report.counts(table);
+    const players = new Set<string>();
+    const chatIds = new Set<string>();
+    let rows = 0;
+    for await (const page of run.source.pages(table, ['uuid', 'disid', 'disabled'], { descending: true })) {
+      await run.target.batch(async (tx) => {
+        for (const row of page) {
+          if (flagOf(row.disabled)) {
+            run.report.count(table, 'skipped');
+            continue;
+          }
+          const link = readRow(run, table, row, () => ({ id: integerOf(row.id, 'id'), uuid: uuidOf(row.uuid), chatid: chatIdOf(row.disid) }));
+          if (!link) {
+            continue;
+          }
+          if (players.has(link.uuid) || chatIds.has(link.chatid)) {
+            run.report.skip(table, link.id, `a newer active row links ${players.has(link.uuid) ? `player ${link.uuid}` : `chat id ${link.chatid}`}; this older one is not imported`);
+            continue;
+          }
+          players.add(link.uuid);
+          chatIds.add(link.chatid);
+          await this.importChatLink(run, tx, link);
+        }
+      });
+      rows += page.length;
+      onProgress(table, rows);
+    }
+  }
+
+  private async importChatLink(run: Run, tx: Transaction, link: { id: number; uuid: string; chatid: string }): Promise<void> {
+    const table = 'discordlink';
+    const player = await this.playersRepository.getInTransaction(tx, link.uuid);
+    if (!player?.lastLogin || player.lastLogin < this.config.dataCutoff) {
+      run.report.skip(table, link.id, `player ${link.uuid} has no login on or after the data cutoff`);
+      return;
+    }
+    if (player.chatid === link.chatid) {
+      run.report.count(table, 'unchanged');
+      return;
+    }
+    if (player.chatid !== null) {
+      run.report.skip(table, link.id, `player ${link.uuid} is linked to another chat id here; kept as it is`);
+      return;
+    }
+    const holder = await this.playersRepository.getChatHolder(tx, link.chatid);
+    if (holder) {
+      run.report.skip(table, link.id, `chat id ${link.chatid} is linked to another player here (${holder}); kept as it is`);
+      return;
+    }
+    await this.players.setChatid(tx, link.uuid, link.chatid);
+    run.report.count(table, 'imported');
+  }
+
+  /** The achievement catalogue, by the plugin's ids. */
+  async importAchievements(run: Run, onProgress: Progress): Promise<void> {
+    const table = 'jaoSuperAchievement2_Type';
+    run.report.counts(table);
+    let rows = 0;
+    for await (const page of run.source.pages(table, ['title', 'description', 'hidden', 'created_at'])) {
+      await run.target.batch(async (tx) => {
+        for (const row of page) {
+          const definition = readRow(run, table, row, () => {
+            const title = optionalText(row.title);
+            if (title === null || title.length > 255) {
+              throw new UnreadableRow('title is missing or longer than 255 characters');
+            }
+            return { id: integerOf(row.id, 'id'), title, description: text(row.description) ?? '', hidden: flagOf(row.hidden) };
+          });
+          if (!definition) {
+            continue;
+          }
+          const existing = await this.imports.getAchievement(tx, definition.id);
+          if (!existing) {
+            const createdAt = text(row.created_at) === null ? new Date() : instantOf(row.created_at, run.offset, 'created_at');
+            await this.achievements.insertDefinitions(tx, [definition], createdAt);
+            run.report.count(table, 'imported');
+          } else if (existing.title === definition.title && existing.description === definition.description && existing.hidden === definition.hidden) {
+            run.report.count(table, 'unchanged');
+          } else {
+            run.report.skip(table, definition.id, `achievement ${definition.id} is defined differently here; kept as it is`);
+          }
+        }
+      });
+      rows += page.length;
+      onProgress(table, rows);
+    }
+  }
+
+  /** Unlocks: one per player and achievement, the earliest time (the source's repeats are skipped). */
+  async importUnlocks(run: Run, onProgress: Progress): Promise<void> {
+    const table = 'jaoSuperAchievement2';
+    run.report.counts(table);
+    let rows = 0;
+    for await (const page of run.source.unlockGroups(table)) {
+      await run.target.batch(async (tx) => {
+        for (const row of page) {
+          const copies = Number(text(row.copies) ?? 1);
+          const id = `${text(row.uuid) ?? 'NULL'}/${text(row.achievementid) ?? 'NULL'}`;
+          // Repeats of one unlock: the earliest stands for all of them.
+          run.report.count(table, 'skipped', copies - 1);
+          const unlock = readRow(run, table, { ...row, id }, () => ({
+            uuid: uuidOf(row.uuid),
+            achievementId: integerOf(row.achievementid, 'achievementid'),
+            unlockedAt: instantOf(row.created_at, run.offset, 'created_at'),
+          }));
+          if (!unlock) {
+            continue;
+          }
+          if (!(await this.imports.getAchievement(tx, unlock.achievementId))) {
+            run.report.skip(table, id, `achievement ${unlock.achievementId} is not in the catalogue`);
+            continue;
+          }
+          const existing = await this.imports.getUnlockTime(tx, unlock.uuid, unlock.achievementId);
+          if (existing) {
+            if (existing.getTime() === unlock.unlockedAt.getTime()) {
+              run.report.count(table, 'unchanged');
+            } else {
+              run.report.skip(table, id, `recorded here with another time (${existing.toISOString()}); kept as it is`);
+            }
+            continue;
+          }
+          await this.achievements.insertUnlocks(tx, [unlock], new Date());
+          run.report.count(table, 'imported');
+        }
+      });
+      rows += page.reduce((sum, row) => sum + Number(text(row.copies) ?? 1), 0);
+      onProgress(table, rows);
+    }
+  }
+
+  /**
+   * Club accounts of players that exist, with their group. The original password hashes cannot be
+   * carried: the account gets a placeholder hash of a random secret nobody knows, so signing in
+   * answers (and takes as long) as a wrong password, until the player sets one with an in-game key.
+   */
+  async importClubAccounts(run: Run, onProgress: Progress): Promise<void> {
+    const table = 'clubjaoafa';
+    run.report.counts(table);
+    let placeholder: string | undefined;
+    let rows = 0;
+    for await (const page of run.source.pages(table, ['uuid', 'clubgroup', 'created_at'])) {
+      placeholder ??= await this.passwords.hash(randomBytes(32).toString('base64'));
+      const hash = placeholder;
+      await run.target.batch(async (tx) => {
+        for (const row of page) {
+          const account = readRow(run, table, row, (): ImportedClubAccount => ({
+            id: integerOf(row.id, 'id'),
+            uuid: uuidOf(row.uuid),
+            clubgroup: optionalText(row.clubgroup)?.toLowerCase() === 'admin' ? 'admin' : 'default',
+            createdAt: text(row.created_at) === null ? new Date() : instantOf(row.created_at, run.offset, 'created_at'),
+          }));
+          if (account) {
+            await this.importClubAccount(run, tx, account, hash);
+          }
+        }
+      });
+      rows += page.length;
+      onProgress(table, rows);
+    }
+  }
+
+  private async importClubAccount(run: Run, tx: Transaction, account: ImportedClubAccount, hash: string): Promise<void> {
+    const table = 'clubjaoafa';
+    const link = await this.imports.getLink(tx, table, String(account.id));
+    const existing = await this.imports.getAccount(tx, account.uuid);
+    if (link || existing) {
+      const untouched = link && existing && existing.id === link.targetId && link.importedState === `${account.clubgroup}:${digest(existing.passwordHash)}` && existing.nickname === null;
+      if (untouched && existing.clubgroup === account.clubgroup) {
+        run.report.count(table, 'unchanged');
+      } else {
+        run.report.skip(table, account.id, link ? 'the account was changed here since the import (password, nickname or group); kept as it is' : `player ${account.uuid} already has an account here; kept as it is`);
+      }
+      return;
+    }
+    if (!(await this.imports.hasLoginSince(tx, account.uuid, this.config.dataCutoff))) {
+      run.report.skip(table, account.id, `player ${account.uuid} has no login on or after the data cutoff`);
+      return;
+    }
+    const accountId = await this.imports.insertAccount(tx, account.uuid, hash, account.clubgroup, account.createdAt);
+    await this.imports.saveLink(tx, table, String(account.id), accountId, `${account.clubgroup}:${digest(hash)}`);
+    run.report.count(table, 'imported');
+  }
+}
