@@ -22,6 +22,8 @@ async function load({ base, key, until, readPath }) {
   const reads = [];
   const writes = [];
   let errors = 0;
+  /** The first few 5xx answers: which request, when, and the error envelope's message. */
+  const failures = [];
   let n = 0;
   const client = async () => {
     while (!until()) {
@@ -31,15 +33,18 @@ async function load({ base, key, until, readPath }) {
       const response = write
         ? await fetch(`${base}/game-server/userkeys`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ uuid: `00000000-0000-4000-9000-${String(n).padStart(12, '0')}`, mcid: `bench_${n}` }) })
         : await fetch(`${base}${readPath(n)}`);
-      await response.arrayBuffer();
+      const body = await response.text();
       if (response.status >= 500) {
         errors += 1;
+        if (failures.length < 10) {
+          failures.push({ at: new Date().toISOString(), request: write ? 'POST /game-server/userkeys' : `GET ${readPath(n)}`, status: response.status, ms: Math.round(performance.now() - started), message: body.slice(0, 200) });
+        }
       }
       (write ? writes : reads).push(performance.now() - started);
     }
   };
   await Promise.all([client(), client(), client(), client()]);
-  return { reads: stats(reads), writes: stats(writes), all: stats([...reads, ...writes]), errors5xx: errors };
+  return { reads: stats(reads), writes: stats(writes), all: stats([...reads, ...writes]), errors5xx: errors, failures };
 }
 
 module.exports = { arg, load, stats };

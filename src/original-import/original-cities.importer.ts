@@ -11,7 +11,7 @@ import { ImportReport } from './import-report';
 import { OriginalImportRepository } from './original-import.repository';
 import { sourceIdOf, cornersOf, gameIdOf, instantOf, integerOf, optionalText, shapeProblem, SourceRow, text, UnreadableRow, uuidOf } from './original-mapping';
 import type { SourceReader } from './source-reader';
-import type { TargetSession } from './target-session';
+import { inTransactions, TargetSession } from './target-session';
 
 const TABLE = 'cities';
 const COLUMNS = ['name', 'namekana', 'regionname', 'player', 'uuid', 'summary', 'name_origin', 'corners', 'reason', 'remarks', 'created_at', 'updated_at'];
@@ -53,10 +53,12 @@ export class OriginalCitiesImporter {
       for (const row of page) {
         owners.set(row, await this.ownerOf(run, row));
       }
-      await run.target.batch(
-        async (tx) => {
+      await inTransactions(
+        run.target,
+        page,
+        async (tx, chunk) => {
           let written = false;
-          for (const row of page) {
+          for (const row of chunk) {
             written = (await this.importRow(run, tx, row, owners.get(row) ?? null)) || written;
           }
           if (written) {

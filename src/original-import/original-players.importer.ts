@@ -11,6 +11,7 @@ import type { LoginInput } from '../users/login-batch';
 import { LoginsService } from '../users/logins.service';
 import type { Run } from './original-cities.importer';
 import { OriginalImportRepository } from './original-import.repository';
+import { inTransactions } from './target-session';
 import { chatIdOf, sourceIdOf, flagOf, gameIdOf, instantOf, integerOf, optionalText, SourceRow, text, UnreadableRow, uuidOf } from './original-mapping';
 
 type Progress = (table: string, rows: number) => void;
@@ -106,8 +107,8 @@ export class OriginalPlayersImporter {
     const chatIds = new Set<string>();
     let rows = 0;
     for await (const page of run.source.pages(table, ['uuid', 'disid', 'disabled'], { descending: true })) {
-      await run.target.batch(async (tx) => {
-        for (const row of page) {
+      await inTransactions(run.target, page, async (tx, chunk) => {
+        for (const row of chunk) {
           if (flagOf(row.disabled)) {
             run.report.count(table, 'skipped');
             continue;
@@ -160,8 +161,8 @@ export class OriginalPlayersImporter {
     run.report.counts(table);
     let rows = 0;
     for await (const page of run.source.pages(table, ['title', 'description', 'hidden', 'created_at'])) {
-      await run.target.batch(async (tx) => {
-        for (const row of page) {
+      await inTransactions(run.target, page, async (tx, chunk) => {
+        for (const row of chunk) {
           const definition = readRow(run, table, row, () => {
             const title = optionalText(row.title);
             if (title === null || title.length > 255) {
@@ -195,8 +196,8 @@ export class OriginalPlayersImporter {
     run.report.counts(table);
     let rows = 0;
     for await (const page of run.source.unlockGroups(table)) {
-      await run.target.batch(async (tx) => {
-        for (const row of page) {
+      await inTransactions(run.target, page, async (tx, chunk) => {
+        for (const row of chunk) {
           const copies = Number(text(row.copies) ?? 1);
           const id = `${text(row.uuid) ?? 'NULL'}/${text(row.achievementid) ?? 'NULL'}`;
           // Repeats of one unlock: the earliest stands for all of them.
@@ -244,8 +245,8 @@ export class OriginalPlayersImporter {
     for await (const page of run.source.pages(table, ['uuid', 'clubgroup', 'created_at'])) {
       placeholder ??= await this.passwords.hash(randomBytes(32).toString('base64'));
       const hash = placeholder;
-      await run.target.batch(async (tx) => {
-        for (const row of page) {
+      await inTransactions(run.target, page, async (tx, chunk) => {
+        for (const row of chunk) {
           const account = readRow(run, table, row, (): ImportedClubAccount => ({
             id: integerOf(row.id, 'id'),
             uuid: uuidOf(row.uuid),

@@ -10,6 +10,7 @@ import { blockCount, boundingBox } from '../cities/geometry';
 import { PlayersRepository } from '../players/players.repository';
 import type { Run } from './original-cities.importer';
 import { OriginalImportRepository } from './original-import.repository';
+import { inTransactions } from './target-session';
 import { cornersOf, sourceIdOf, gameIdOf, instantOf, integerOf, optionalText, requestStatusOf, SourceRow, text, UnreadableRow, uuidOf } from './original-mapping';
 
 type RequestTable = 'cities_new_waiting' | 'cities_corners_waiting' | 'cities_other_waiting';
@@ -70,10 +71,12 @@ export class OriginalRequestsImporter {
             requesters.set(row, text(row.uuid) ?? (optionalText(row.player) === null ? null : await run.source.uuidOfNewestLogin(optionalText(row.player) ?? '')));
           }
         }
-        await run.target.batch(
-          async (tx) => {
+        await inTransactions(
+          run.target,
+          page,
+          async (tx, chunk) => {
             let written = false;
-            for (const row of page) {
+            for (const row of chunk) {
               written = (await this.importRow(run, tx, table, type, row, requesters.get(row) ?? null)) || written;
             }
             if (written) {

@@ -124,46 +124,54 @@ export class SourceReader {
   }
 
   /** The rows of a table in pages by ascending (or descending) `id`. */
-  async *pages(table: string, wanted: readonly string[], options: { descending?: boolean; where?: string } = {}): AsyncGenerator<SourceRow[]> {
+  pages(table: string, wanted: readonly string[], options: { descending?: boolean; where?: string } = {}): AsyncGenerator<SourceRow[]> {
     const columns = ['id', ...this.columnsOf(table, wanted).filter((column) => column !== 'id')].map(quoteName).join(', ');
     const direction = options.descending ? 'DESC' : 'ASC';
     const where = options.where ? ` AND (${options.where})` : '';
-    let after: SourceValue | undefined;
-    for (;;) {
-      const keyCondition = after === undefined ? '1 = 1' : `id ${options.descending ? '<' : '>'} ?`;
-      const rows = await this.query(
-        `SELECT ${columns} FROM ${quoteName(table)} WHERE ${keyCondition}${where} ORDER BY id ${direction} LIMIT ${SOURCE_PAGE_SIZE}`,
-        after === undefined ? [] : [after],
-      );
-      if (rows.length === 0) {
-        return;
-      }
-      yield rows;
-      if (rows.length < SOURCE_PAGE_SIZE) {
-        return;
-      }
-      after = rows[rows.length - 1].id;
-    }
+    return this.keyset(
+      (after: SourceValue | undefined) =>
+        this.query(
+          `SELECT ${columns} FROM ${quoteName(table)} WHERE ${after === undefined ? '1 = 1' : `id ${options.descending ? '<' : '>'} ?`}${where} ORDER BY id ${direction} LIMIT ${SOURCE_PAGE_SIZE}`,
+          after === undefined ? [] : [after],
+        ),
+      (last) => last.id ?? null,
+    );
   }
 
   /** The achievement unlocks, one per (uuid, achievement) with the earliest time and how many rows it stood for. */
-  async *unlockGroups(table: string): AsyncGenerator<SourceRow[]> {
-    let after: [string, string] | undefined;
+  unlockGroups(table: string): AsyncGenerator<SourceRow[]> {
+    return this.keyset(
+      (after: [string, string] | undefined) =>
+        this.query(
+          `SELECT uuid, achievementid, MIN(created_at) AS created_at, COUNT(*) AS copies FROM ${quoteName(table)} ` +
+            `${after ? 'WHERE (uuid, achievementid) > (?, ?) ' : ''}GROUP BY uuid, achievementid ORDER BY uuid, achievementid LIMIT ${SOURCE_PAGE_SIZE}`,
+          after ?? [],
+        ),
+      (last): [string, string] => [String(last.uuid), String(last.achievementid)],
+    );
+  }
+
+  /**
+   * Pages by key (each page starts after the last key of the one before, so every read uses the
+   * index). The next page is read while the importer writes the current one: the source and the
+   * target work at once instead of in turn (docs/moving-from-original.md, "Figures").
+   */
+  private async *keyset<K>(read: (after: K | undefined) => Promise<SourceRow[]>, keyOf: (last: SourceRow) => K): AsyncGenerator<SourceRow[]> {
+    let next = read(undefined);
     for (;;) {
-      const rows = await this.query(
-        `SELECT uuid, achievementid, MIN(created_at) AS created_at, COUNT(*) AS copies FROM ${quoteName(table)} ` +
-          `${after ? 'WHERE (uuid, achievementid) > (?, ?) ' : ''}GROUP BY uuid, achievementid ORDER BY uuid, achievementid LIMIT ${SOURCE_PAGE_SIZE}`,
-        after ?? [],
-      );
-      if (rows.length === 0) {
+      const rows = await next;
+      const full = rows.length === SOURCE_PAGE_SIZE;
+      if (full) {
+        next = read(keyOf(rows[rows.length - 1]));
+        // Awaited on the next turn; until then a failure (source gone) must not count as unhandled.
+        next.catch(() => undefined);
+      }
+      if (rows.length > 0) {
+        yield rows;
+      }
+      if (!full) {
         return;
       }
-      yield rows;
-      if (rows.length < SOURCE_PAGE_SIZE) {
-        return;
-      }
-      const last = rows[rows.length - 1];
-      after = [String(last.uuid), String(last.achievementid)];
     }
   }
 

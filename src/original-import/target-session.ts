@@ -13,3 +13,25 @@ export interface TargetSession {
   /** How many rows the next batch of a large table should hold. */
   batchSize(): number;
 }
+
+/**
+ * Rows that take a few queries each (cities, requests, chat links, achievements, club accounts)
+ * per transaction: small enough that a running server's write never waits long behind one
+ * (docs/moving-from-original.md, "Figures").
+ */
+export const ROWS_PER_TRANSACTION = 50;
+
+/** Runs `work` over a page in transactions of ROWS_PER_TRANSACTION rows, each timed and paced like a login batch. */
+export async function inTransactions<T>(
+  target: TargetSession,
+  rows: readonly T[],
+  work: (tx: Transaction, chunk: readonly T[]) => Promise<void>,
+  options?: { lock?: string },
+): Promise<void> {
+  for (let start = 0; start < rows.length; start += ROWS_PER_TRANSACTION) {
+    const chunk = rows.slice(start, start + ROWS_PER_TRANSACTION);
+    const started = performance.now();
+    await target.batch((tx) => work(tx, chunk), options);
+    await target.after(performance.now() - started);
+  }
+}

@@ -6,7 +6,7 @@ import { prepareForBulkImport } from '../../database/bulk-import';
 import { OriginalImportService } from '../../original-import/original-import.service';
 import { SourceError } from '../../original-import/source-reader';
 import { CliError, CliOutput } from '../cli-output';
-import { SqliteImportPacer } from '../sqlite-import-pacer';
+import { PacerSettings, SqliteImportPacer } from '../sqlite-import-pacer';
 
 type Run = (work: (context: INestApplicationContext, output: CliOutput) => Promise<void>) => Promise<void>;
 
@@ -17,6 +17,16 @@ type Run = (work: (context: INestApplicationContext, output: CliOutput) => Promi
 const ORIGINAL_IMPORT_CACHE_KIB = 48 * 1024;
 /** Login rows per transaction at most (the SQLite pacer adapts it down). */
 const MAX_BATCH = 5000;
+/**
+ * SQLite pacing of this import (docs/moving-from-original.md, "Figures"). A server write that finds
+ * the lock taken retries after 1, 2, 5, 10, 15, 20, 25, 25, 25 ms, then every 50 to 100 ms; a
+ * pause shorter than those steps (import:logins pauses 10 ms) can fall between two retries, and
+ * then the server waits through the next transaction too, up to its 2 s limit and a 503. A 30 ms
+ * pause always holds a retry of a write that has waited under 128 ms, and a 30 ms transaction
+ * keeps that wait short. A batch never shrinks below 250 rows: on a busy machine every
+ * transaction looks slow, and tiny batches cost far more pauses than they save.
+ */
+const SQLITE_PACING: PacerSettings = { targetTransactionMs: 30, minBatch: 250, pauseMs: 30 };
 /** Plain progress lines (no terminal): one per this many rows of a table. */
 const PLAIN_STEP = 100_000;
 
@@ -42,7 +52,7 @@ export function registerOriginalImportCommand(program: Command, run: Run): void 
             zone: options.sourceTimeZone,
             dryRun: Boolean(options.dryRun),
             // SQLite: short transactions with pauses, so a running server is never kept waiting long.
-            pacer: sqlite ? new SqliteImportPacer(MAX_BATCH) : undefined,
+            pacer: sqlite ? new SqliteImportPacer(MAX_BATCH, SQLITE_PACING) : undefined,
             onTable: (table, total) => {
               started = true;
               progress.table(table, total);
