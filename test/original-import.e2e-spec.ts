@@ -488,6 +488,13 @@ describe('import:original (e2e: a MariaDB source in the original layout, the rea
       expect(report.tables.login.imported + report.tables.login.unchanged).toBe(30_000);
       expect(report.tables.login.unchanged).toBeGreaterThan(partial);
       expect(await count()).toBe(30_000);
+      // Players first stored part-way (with the summary of one batch) are settled over all their logins.
+      const query = await queryTarget(target.url);
+      const settled = await query(
+        `SELECT COUNT(*) AS n FROM players p WHERE p.first_login = (SELECT MIN(l.logged_in_at) FROM login_records l WHERE l.player_uuid = p.uuid)
+           AND p.last_login = (SELECT MAX(l.logged_in_at) FROM login_records l WHERE l.player_uuid = p.uuid)`,
+      );
+      expect(settled).toBe(players.length);
     } finally {
       await target.drop();
       await big.drop();
@@ -497,22 +504,28 @@ describe('import:original (e2e: a MariaDB source in the original layout, the rea
 
 /** Counts the target's login records through its own driver (SQLite file or MariaDB). */
 async function countLogins(url: string): Promise<() => Promise<number>> {
+  const query = await queryTarget(url);
+  return () => query('SELECT COUNT(*) AS n FROM login_records');
+}
+
+/** Runs a `SELECT COUNT(*) AS n` on the target through its own driver (SQLite file or MariaDB). */
+async function queryTarget(url: string): Promise<(sql: string) => Promise<number>> {
   if (url.startsWith('sqlite:')) {
     const Database = (await import('better-sqlite3')).default;
     // eslint-disable-next-line @typescript-eslint/require-await -- async, so a missing file rejects instead of throwing
-    return async () => {
+    return async (sql) => {
       const db = new Database(url.slice('sqlite:'.length), { readonly: true, fileMustExist: true });
       try {
-        return Number((db.prepare('SELECT COUNT(*) AS n FROM login_records').get() as { n: number }).n);
+        return Number((db.prepare(sql).get() as { n: number }).n);
       } finally {
         db.close();
       }
     };
   }
-  return async () => {
+  return async (sql) => {
     const connection = await createConnection(url);
     try {
-      const [rows] = await connection.query('SELECT COUNT(*) AS n FROM login_records');
+      const [rows] = await connection.query(sql);
       return Number((rows as Array<{ n: number }>)[0].n);
     } finally {
       await connection.end();

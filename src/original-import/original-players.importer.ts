@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
+import { chunks } from '../database/chunks';
 import type { Transaction } from '../database/unit-of-work';
 import type { ClubGroup } from '../club/club-account.entity';
 import { PasswordsService } from '../club/passwords.service';
@@ -13,6 +14,9 @@ import type { Run } from './original-cities.importer';
 import { OriginalImportRepository } from './original-import.repository';
 import { inTransactions } from './target-session';
 import { chatIdOf, sourceIdOf, flagOf, gameIdOf, instantOf, integerOf, optionalText, SourceRow, text, UnreadableRow, uuidOf } from './original-mapping';
+
+/** Players settled per transaction at the end of the login pass (a few milliseconds each on SQLite). */
+const PLAYERS_PER_SETTLE = 500;
 
 type Progress = (table: string, rows: number) => void;
 
@@ -60,6 +64,9 @@ export class OriginalPlayersImporter {
     run.report.counts(table);
     let rows = 0;
     let batch: LoginInput[] = [];
+    // Every player of the source's logins (tens of thousands of uuids at most): only those not yet
+    // in it get a row during the pass, and all of them are settled at the end (also after a cut-off run).
+    const known = new Set<string>();
     const flush = async (): Promise<void> => {
       if (batch.length === 0) {
         return;
@@ -67,7 +74,7 @@ export class OriginalPlayersImporter {
       const items = batch;
       batch = [];
       const started = performance.now();
-      const result = await run.target.batch((tx) => this.logins.ingestIn(tx, items));
+      const result = await run.target.batch((tx) => this.logins.ingestHistoryIn(tx, items, known));
       await run.target.after(performance.now() - started);
       run.report.count(table, 'imported', result.accepted);
       run.report.count(table, 'skipped', result.beforeCutoff);
@@ -97,6 +104,19 @@ export class OriginalPlayersImporter {
       onProgress(table, rows);
     }
     await flush();
+    await this.settlePlayers(run, known);
+  }
+
+  /**
+   * Each imported player's first and last login, game id and permission, set-based over the stored
+   * login records, in paced transactions of PLAYERS_PER_SETTLE so a running server's writes get their turn.
+   */
+  private async settlePlayers(run: Run, known: ReadonlySet<string>): Promise<void> {
+    for (const chunk of chunks([...known], PLAYERS_PER_SETTLE)) {
+      const started = performance.now();
+      await run.target.batch((tx) => this.players.settleFromLogins(tx, chunk));
+      await run.target.after(performance.now() - started);
+    }
   }
 
   /** Active chat links; where several claim one player or one chat id, the newest (highest id) wins. */

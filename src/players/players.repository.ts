@@ -178,12 +178,52 @@ export class PlayersRepository {
            mcid_key = CASE WHEN ${later('excluded.last_login')} THEN excluded.mcid_key ELSE players.mcid_key END,
            permission = CASE WHEN ${later('excluded.last_login')} THEN excluded.permission ELSE players.permission END,
            last_login = CASE WHEN ${later('excluded.last_login')} THEN excluded.last_login ELSE players.last_login END`;
+    await this.insertSummaries(tx, summaries, `INSERT INTO players`, upsert);
+  }
+
+  /**
+   * Inserts the players of `summaries` that have no row yet (their summary so far); keeps existing
+   * rows as they are. The history import adds players this way and settles every summary once at
+   * the end with `settleFromLogins` (docs/moving-from-original.md, "Figures").
+   */
+  async insertAbsentFromLogins(tx: Transaction, summaries: readonly PlayerLoginSummary[]): Promise<void> {
+    await this.insertSummaries(tx, summaries, `${insertIgnore(tx)} INTO players`, '');
+  }
+
+  /**
+   * Brings the summaries of `uuids` in step with their stored login records, set-based: an earlier
+   * first login, and name, permission and last login from a strictly later login, as the upsert
+   * above (so it commutes with a game server's batches). Players without login records are left alone.
+   */
+  async settleFromLogins(tx: Transaction, uuids: readonly string[]): Promise<void> {
+    const ofPlayer = 'FROM login_records l WHERE l.player_uuid = players.uuid';
+    const earliest = `(SELECT MIN(l.logged_in_at) ${ofPlayer})`;
+    const latest = `(SELECT MAX(l.logged_in_at) ${ofPlayer})`;
+    const ofLatest = (column: string): string => `(SELECT l.${column} ${ofPlayer} ORDER BY l.logged_in_at DESC LIMIT 1)`;
+    const later = `players.last_login IS NULL OR players.last_login < ${latest}`;
+    const sorted = [...new Set(uuids)].sort();
+    for (const chunk of chunks(sorted, UPSERT_CHUNK)) {
+      // last_login comes last: MySQL evaluates SET left to right, and the conditions before it must see the old value.
+      await tx.query(
+        `UPDATE players SET
+           first_login = CASE WHEN players.first_login IS NULL OR players.first_login > ${earliest} THEN ${earliest} ELSE players.first_login END,
+           mcid = CASE WHEN ${later} THEN ${ofLatest('mcid')} ELSE players.mcid END,
+           mcid_key = CASE WHEN ${later} THEN LOWER(${ofLatest('mcid')}) ELSE players.mcid_key END,
+           permission = CASE WHEN ${later} THEN ${ofLatest('permission')} ELSE players.permission END,
+           last_login = CASE WHEN ${later} THEN ${latest} ELSE players.last_login END
+         WHERE players.uuid IN (${placeholders(chunk.length)}) AND EXISTS (SELECT 1 ${ofPlayer})`,
+        chunk,
+      );
+    }
+  }
+
+  /** One multi-row INSERT of summaries per chunk, sorted so concurrent batches lock shared rows in one order (no deadlock on MySQL). */
+  private async insertSummaries(tx: Transaction, summaries: readonly PlayerLoginSummary[], insert: string, tail: string): Promise<void> {
     const now = datetimeParameter(tx, new Date());
-    // Sorted, so concurrent batches lock shared rows in one order (no deadlock on MySQL).
     const sorted = [...summaries].sort((a, b) => (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
     for (const chunk of chunks(sorted, UPSERT_CHUNK)) {
       await tx.query(
-        `INSERT INTO players (uuid, mcid, mcid_key, permission, first_login, last_login, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')} ${upsert}`,
+        `${insert} (uuid, mcid, mcid_key, permission, first_login, last_login, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')} ${tail}`,
         chunk.flatMap((summary) => [
           summary.uuid,
           summary.latest.mcid,

@@ -69,6 +69,23 @@ export class PlayersService {
     );
   }
 
+  /**
+   * The history import's half of `recordLogins`: only players with no row yet get one (no version
+   * bump: nothing a reader cached changes); `settleFromLogins` completes every summary at the end.
+   */
+  async addAbsentFromLogins(tx: Transaction, summaries: readonly PlayerLoginSummary[]): Promise<void> {
+    if (summaries.length > 0) {
+      await this.players.insertAbsentFromLogins(tx, summaries);
+    }
+  }
+
+  /** Settles the summaries of `uuids` from their stored login records, with the same version bumps as `recordLogins`. */
+  async settleFromLogins(tx: Transaction, uuids: readonly string[]): Promise<void> {
+    if (uuids.length > 0) {
+      await this.changeNames(tx, uuids, () => this.players.settleFromLogins(tx, uuids));
+    }
+  }
+
   /** Links or unlinks a chat id inside the caller's transaction (same version bumps as a rename). */
   async setChatid(tx: Transaction, uuid: string, chatid: string | null): Promise<void> {
     await this.changeNames(tx, [uuid], () => this.players.setChatid(tx, uuid, chatid));

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { Transaction, UnitOfWork } from '../database/unit-of-work';
 import { PlayersService } from '../players/players.service';
-import { LoginInput, prepareLoginBatch } from './login-batch';
+import { LoginInput, PreparedLoginBatch, prepareLoginBatch } from './login-batch';
 import { LoginsRepository } from './logins.repository';
 
 export interface IngestResult {
@@ -27,8 +27,27 @@ export class LoginsService {
     return this.unitOfWork.transaction((tx) => this.ingestIn(tx, items));
   }
 
-  /** `ingest` inside the caller's transaction (the import of the original database batches its own). */
+  /** `ingest` inside the caller's transaction. */
   async ingestIn(tx: Transaction, items: readonly LoginInput[]): Promise<IngestResult> {
+    return this.store(tx, items, (batch) => this.players.recordLogins(tx, batch.players));
+  }
+
+  /**
+   * The import of the original database: like `ingestIn`, but only players missing from `known`
+   * get a row now (and are added to it); their summaries are settled once at the end with
+   * `PlayersService.settleFromLogins` (docs/moving-from-original.md, "Figures").
+   */
+  async ingestHistoryIn(tx: Transaction, items: readonly LoginInput[], known: Set<string>): Promise<IngestResult> {
+    return this.store(tx, items, async (batch) => {
+      const absent = batch.players.filter((player) => !known.has(player.uuid));
+      await this.players.addAbsentFromLogins(tx, absent);
+      for (const player of absent) {
+        known.add(player.uuid);
+      }
+    });
+  }
+
+  private async store(tx: Transaction, items: readonly LoginInput[], keepPlayers: (batch: PreparedLoginBatch) => Promise<void>): Promise<IngestResult> {
     const batch = prepareLoginBatch(items, this.config.dataCutoff);
     if (batch.records.length === 0) {
       return { accepted: 0, skipped: items.length, beforeCutoff: batch.beforeCutoff };
@@ -36,7 +55,7 @@ export class LoginsService {
     // Sorted by (player, time): concurrent batches then take row and gap locks in one order on MySQL.
     const records = [...batch.records].sort((a, b) => (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : a.loggedInAt.getTime() - b.loggedInAt.getTime()));
     // Players first: login_records.player_uuid references them.
-    await this.players.recordLogins(tx, batch.players);
+    await keepPlayers(batch);
     const accepted = await this.repository.insertLogins(tx, records);
     return { accepted, skipped: items.length - accepted, beforeCutoff: batch.beforeCutoff };
   }
