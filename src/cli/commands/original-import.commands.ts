@@ -7,6 +7,7 @@ import { OriginalImportService } from '../../original-import/original-import.ser
 import { SourceError } from '../../original-import/source-reader';
 import { CliError, CliOutput } from '../cli-output';
 import { PacerSettings, SqliteImportPacer } from '../sqlite-import-pacer';
+import { keepHeapSmall } from '../heap-keeper';
 
 type Run = (work: (context: INestApplicationContext, output: CliOutput) => Promise<void>) => Promise<void>;
 
@@ -30,6 +31,9 @@ const SQLITE_PACING: PacerSettings = { targetTransactionMs: 30, minBatch: 250, p
 /** Plain progress lines (no terminal): one per this many rows of a table. */
 const PLAIN_STEP = 100_000;
 
+/** A full collection each time the import's heap has grown by 32 MiB (docs/moving-from-original.md, "Figures"). */
+const HEAP_KEEPING = { growthMiB: 32, everyMs: 500 };
+
 export function registerOriginalImportCommand(program: Command, run: Run): void {
   program
     .command('import:original')
@@ -46,6 +50,7 @@ export function registerOriginalImportCommand(program: Command, run: Run): void 
         }
         const progress = process.stderr.isTTY ? new BarProgress() : new LineProgress(output);
         let started = false;
+        const heap = keepHeapSmall(HEAP_KEEPING);
         try {
           const report = await context.get(OriginalImportService).run({
             from: options.from,
@@ -68,6 +73,8 @@ export function registerOriginalImportCommand(program: Command, run: Run): void 
             throw new CliError(started ? `${error.message} The import stopped part-way: run the same command again to complete it.` : error.message, 2);
           }
           throw error;
+        } finally {
+          heap.stop();
         }
       }),
     );
