@@ -114,10 +114,12 @@ describe('Japanese messages (e2e)', () => {
     expect(body.message_ja).toContain(`${seconds} 秒後`);
   });
 
-  it('503', async () => {
+  it('503 for a feature switched off, without Retry-After (coming back soon would not help)', async () => {
     const operatorKey = await app.createApiKey(['operator']);
-    const body = expectJapanese(await app.post('/users/banlist/sync', undefined, { headers: { 'x-api-key': operatorKey } }), 503, 'service_unavailable');
+    const response = await app.post('/users/banlist/sync', undefined, { headers: { 'x-api-key': operatorKey } });
+    const body = expectJapanese(response, 503, 'service_unavailable');
     expect(body.message_ja).toBe(messages['banlist.syncOff'].ja);
+    expect(response.headers.get('retry-after')).toBeNull();
   });
 
   it('431 for oversized headers: invalid_request, with message_ja', async () => {

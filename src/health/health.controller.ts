@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '../common/errors/api-error';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../common/errors/error-response';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-docs.decorators';
 import { DatabaseHealth } from '../database/database-health';
 
@@ -30,7 +31,7 @@ export class HealthController {
     try {
       await this.database.ping();
     } catch {
-      throw ApiError.unavailable('health.databaseUnreachable');
+      throw ApiError.unavailable('health.databaseUnreachable', UNAVAILABLE_RETRY_AFTER_SECONDS);
     }
     return { database: 'up' };
   }

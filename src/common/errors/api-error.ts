@@ -98,8 +98,13 @@ export class ApiError extends HttpException {
     return new ApiError(409, 'conflict', message, details);
   }
 
-  /** 503 with `Retry-After`: the client may come back in that many seconds (docs/reliability.md). */
-  static unavailable(message: ErrorMessage, retryAfterSeconds = 5): ApiError {
-    return new ApiError(503, 'service_unavailable', message, undefined, { 'Retry-After': String(retryAfterSeconds) });
+  /**
+   * 503. A transient outage names when to come back (`Retry-After`, docs/reliability.md); one that
+   * lasts until an operator acts (a feature switched off, a console not built) names none, so that
+   * clients do not retry in a loop.
+   */
+  static unavailable(message: ErrorMessage, retryAfterSeconds?: number): ApiError {
+    const headers = retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(retryAfterSeconds) };
+    return new ApiError(503, 'service_unavailable', message, undefined, headers);
   }
 }
