@@ -1,17 +1,11 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import Redis from 'ioredis';
-import { join } from 'node:path';
 import { UnitOfWork } from '../src/database/unit-of-work';
 import { EventsService } from '../src/events/events.service';
 import { expectError, registerClubUser, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { sleep } from './support/webhook-receiver';
 import { recordEvent } from './support/events';
-import { compileServer, freePort } from './support/server-process';
-
-const ROOT = join(__dirname, '..');
+import { BuiltServer, ServerProcess } from './support/server-process';
 
 interface Feed {
   data: Array<{ id: number; type: string; at: string; data: Record<string, unknown> }>;
@@ -205,14 +199,13 @@ describe('change feed across instances (e2e)', () => {
 });
 
 describe('SIGTERM during a long-poll (real server process, e2e)', () => {
-  let buildDir: string;
+  let build: BuiltServer;
   let database: TestDatabase;
-  let child: ChildProcess | undefined;
+  let server: ServerProcess | undefined;
   let key: string;
 
   beforeAll(async () => {
-    buildDir = mkdtempSync(join(tmpdir(), 'community-build-'));
-    compileServer(buildDir);
+    build = BuiltServer.build();
     database = await createTestDatabase();
     const setup = await TestApp.start({}, { database });
     key = await setup.createApiKey(['game-server']);
@@ -220,42 +213,15 @@ describe('SIGTERM during a long-poll (real server process, e2e)', () => {
   });
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGKILL');
-    }
-    rmSync(buildDir, { recursive: true, force: true });
+    await server?.stop();
+    build.remove();
     await database?.drop();
   });
 
   it('the waiting GET /events answers at once and the process exits 0 without waiting out the poll', async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const output: string[] = [];
-    child = spawn(process.execPath, [join(buildDir, 'main.js')], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        NODE_PATH: join(ROOT, 'node_modules'),
-        NODE_ENV: 'test',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: database.url,
-        RATE_LIMIT_ENABLED: 'false',
-        APP_VERSION: 'sigterm-test',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
-    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 20_000;
-    while (!(await fetch(`${base}/health`).then((response) => response.ok, () => false))) {
-      if (Date.now() > deadline) {
-        throw new Error(`server did not start: ${output.join('')}`);
-      }
-      await sleep(100);
-    }
+    server = await build.start({ DATABASE_URL: database.url, APP_VERSION: 'sigterm-test', LOG_LEVEL: 'info' });
+    await server.ready(20_000);
+    const { base, child, output, exited } = server;
     const waiting = fetch(`${base}/events?wait=30`, { headers: { 'x-api-key': key } }).then(async (response) => ({ status: response.status, body: (await response.json()) as Feed }));
     await sleep(500);
     const signalledAt = Date.now();

@@ -1,9 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
-import { compileServer, ROOT, ServerProcess, startServerProcess } from './support/server-process';
+import { BuiltServer, ROOT, ServerProcess } from './support/server-process';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 /**
@@ -11,25 +10,24 @@ import { createTestDatabase, TestDatabase } from './support/test-database';
  * one crashed with "Table 'app_locks' already exists"), and each migration runs once.
  */
 describe('several instances starting at once on an empty database (e2e)', () => {
-  let buildDir: string;
+  let build: BuiltServer;
   let database: TestDatabase;
   const servers: ServerProcess[] = [];
 
   beforeAll(async () => {
-    buildDir = mkdtempSync(join(tmpdir(), 'community-build-'));
-    compileServer(buildDir);
+    build = BuiltServer.build();
     database = await createTestDatabase();
   });
 
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop()));
-    rmSync(buildDir, { recursive: true, force: true });
+    build.remove();
     await database.drop();
   });
 
   it('all three become ready and every migration is recorded exactly once', async () => {
-    const env = { NODE_ENV: 'test', DATABASE_URL: database.url, RECAPTCHA_SECRET: 'x', RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', APP_VERSION: 'concurrent-start' };
-    servers.push(...(await Promise.all([1, 2, 3].map(() => startServerProcess({ entry: join(buildDir, 'main.js'), cwd: ROOT, env: { ...env, NODE_PATH: join(ROOT, 'node_modules') } })))));
+    const env = { DATABASE_URL: database.url, RECAPTCHA_SECRET: 'x', APP_VERSION: 'concurrent-start' };
+    servers.push(...(await Promise.all([1, 2, 3].map(() => build.start(env)))));
     await Promise.all(servers.map((server) => server.ready(60_000)));
 
     const migrationFiles = readdirSync(join(ROOT, 'src', 'database', 'migrations')).filter((file) => file.endsWith('.ts'));

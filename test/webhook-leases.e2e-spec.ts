@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eventually, recordEvent } from './support/events';
-import { compileServer, ROOT, ServerProcess, startServerProcess } from './support/server-process';
+import { BuiltServer, ServerProcess } from './support/server-process';
 import { TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { sleep, WebhookReceiver } from './support/webhook-receiver';
@@ -18,14 +15,13 @@ interface Attempt {
  * ones whose process is gone at once; a live replica's lease is never taken.
  */
 describe('webhook leases of a killed process (e2e)', () => {
-  let buildDir: string;
+  let build: BuiltServer;
   let database: TestDatabase;
   let receiver: WebhookReceiver;
   let server: ServerProcess | undefined;
 
   beforeAll(async () => {
-    buildDir = mkdtempSync(join(tmpdir(), 'community-build-'));
-    compileServer(buildDir);
+    build = BuiltServer.build();
     database = await createTestDatabase();
     receiver = await WebhookReceiver.start();
   });
@@ -35,7 +31,7 @@ describe('webhook leases of a killed process (e2e)', () => {
       process.kill(-server.child.pid!, 'SIGKILL');
     }
     await receiver.stop();
-    rmSync(buildDir, { recursive: true, force: true });
+    build.remove();
     await database.drop();
   });
 
@@ -54,11 +50,7 @@ describe('webhook leases of a killed process (e2e)', () => {
     // A real server process takes the delivery and hangs on it (the receiver does not answer the first
     // request); with WEBHOOK_TIMEOUT_MS 60000 its lease runs for two minutes.
     receiver.answers = ['hang'];
-    server = await startServerProcess({
-      entry: join(buildDir, 'main.js'),
-      cwd: ROOT,
-      env: { ...env, NODE_PATH: join(ROOT, 'node_modules'), NODE_ENV: 'test', DATABASE_URL: database.url, RECAPTCHA_SECRET: 'lease-test-secret', RATE_LIMIT_ENABLED: 'false', APP_VERSION: 'lease-test', WEBHOOK_TIMEOUT_MS: '60000' },
-    });
+    server = await build.start({ ...env, DATABASE_URL: database.url, RECAPTCHA_SECRET: 'lease-test-secret', APP_VERSION: 'lease-test', WEBHOOK_TIMEOUT_MS: '60000' });
     await server.ready();
     const activated = await fetch(`${server.base}/webhooks/${webhookId}`, { method: 'PATCH', headers: { ...operator, 'content-type': 'application/json' }, body: JSON.stringify({ active: true }) });
     expect(activated.status).toBe(200);

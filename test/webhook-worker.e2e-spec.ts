@@ -1,19 +1,12 @@
 import { UnitOfWork } from '../src/database/unit-of-work';
 import { HostResolver } from '../src/events/webhook-sender';
 import { cityFieldsFactory } from './support/cities';
-import { eventually, recordEvent } from './support/events';
+import { DeliveryAttempt, eventually, recordEvent } from './support/events';
 import { expectError, registerClubUser, TestApp } from './support/test-app';
-import { sleep, WebhookReceiver } from './support/webhook-receiver';
+import { sleep, WebhookReceiver, WebhookReceivers } from './support/webhook-receiver';
 
 const cityFields = cityFieldsFactory({ name: 'Hook', kana: 'ふっく', kanaDigits: 'あいうえおかきくけこ', z: 120_000 });
 
-interface Attempt {
-  deliveryId: string;
-  eventId: number | null;
-  attempt: number;
-  status: number | null;
-  error: string | null;
-}
 
 /** Settles with `work`, or fails after `ms` (a hang must fail the test, not time it out). */
 async function within<T>(ms: number, work: Promise<T>): Promise<T> {
@@ -29,13 +22,8 @@ async function within<T>(ms: number, work: Promise<T>): Promise<T> {
 describe('webhook worker: one slow receiver, slow DNS (e2e)', () => {
   let app: TestApp;
   let operator: { 'x-api-key': string };
-  const receivers: WebhookReceiver[] = [];
-
-  const receiver = async (): Promise<WebhookReceiver> => {
-    const started = await WebhookReceiver.start();
-    receivers.push(started);
-    return started;
-  };
+  const receivers = new WebhookReceivers();
+  const receiver = (): Promise<WebhookReceiver> => receivers.start();
   const addWebhook = async (url: string, events: string[] = ['*']): Promise<number> => {
     const created = await app.post<{ data: { id: number } }>('/webhooks', { url, events }, { headers: operator });
     expect(created.status).toBe(201);
@@ -49,7 +37,7 @@ describe('webhook worker: one slow receiver, slow DNS (e2e)', () => {
 
   afterAll(async () => {
     await app.stop();
-    await Promise.all(receivers.map((started) => started.stop()));
+    await receivers.stopAll();
   });
 
   it("a receiver answering after 3 s does not hold up another webhook: a new city's events reach the fast one promptly", async () => {
@@ -92,7 +80,7 @@ describe('webhook worker: one slow receiver, slow DNS (e2e)', () => {
       const createMs = Date.now() - started;
       expectError(refused, 400, 'invalid_request');
       started = Date.now();
-      const ping = await within(15_000, app.post<{ data: Attempt }>(`/webhooks/${id}/test`, undefined, { headers: operator }));
+      const ping = await within(15_000, app.post<{ data: DeliveryAttempt }>(`/webhooks/${id}/test`, undefined, { headers: operator }));
       const pingMs = Date.now() - started;
       process.stdout.write(`silent DNS: POST /webhooks answered 400 after ${createMs} ms, a test ping gave up after ${pingMs} ms (WEBHOOK_TIMEOUT_MS 4000)\n`);
       expect(ping.body.data).toMatchObject({ status: null, error: expect.stringContaining('did not finish within 4000 ms') });
@@ -125,7 +113,7 @@ describe('webhook worker: failing bookkeeping (e2e)', () => {
     await target.stop();
   });
 
-  const deliveries = async (id: number): Promise<Attempt[]> => (await app.get<{ data: Attempt[] }>(`/webhooks/${id}/deliveries`, { headers: operator })).body.data;
+  const deliveries = async (id: number): Promise<DeliveryAttempt[]> => (await app.get<{ data: DeliveryAttempt[] }>(`/webhooks/${id}/deliveries`, { headers: operator })).body.data;
 
   it('when recording an attempt fails, the worker backs off (1 s, 2 s, …) and retries with the same delivery id', async () => {
     const created = await app.post<{ data: { id: number } }>('/webhooks', { url: target.url, events: ['*'] }, { headers: operator });

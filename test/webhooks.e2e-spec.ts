@@ -1,41 +1,27 @@
 import { EventsRetention } from '../src/events/events-retention';
 import { verifySignature } from '../src/events/webhook-signature';
 import { HostResolver } from '../src/events/webhook-sender';
-import { eventually, recordEvent } from './support/events';
+import { DeliveryAttempt, eventually, recordEvent } from './support/events';
 import { runCli } from './support/run-cli';
 import { expectError, TestApp } from './support/test-app';
-import { sleep, WebhookReceiver } from './support/webhook-receiver';
+import { sleep, WebhookReceiver, WebhookReceivers } from './support/webhook-receiver';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-interface Attempt {
-  deliveryId: string;
-  eventId: number | null;
-  attempt: number;
-  status: number | null;
-  error: string | null;
-  durationMs: number;
-  at: string;
-}
 
 describe('webhooks (e2e)', () => {
   let app: TestApp;
   let operator: { 'x-api-key': string };
   let gameServer: { 'x-api-key': string };
-  const receivers: WebhookReceiver[] = [];
-
-  const receiver = async (): Promise<WebhookReceiver> => {
-    const started = await WebhookReceiver.start();
-    receivers.push(started);
-    return started;
-  };
+  const receivers = new WebhookReceivers();
+  const receiver = (): Promise<WebhookReceiver> => receivers.start();
   const createHook = async (body: Record<string, unknown>) => {
     const created = await app.post<{ data: { id: number; url: string }; secret: string }>('/webhooks', body, { headers: operator });
     expect(created.status).toBe(201);
     return created.body;
   };
-  const log = async (id: number): Promise<Attempt[]> => (await app.get<{ data: Attempt[] }>(`/webhooks/${id}/deliveries`, { headers: operator })).body.data;
+  const log = async (id: number): Promise<DeliveryAttempt[]> => (await app.get<{ data: DeliveryAttempt[] }>(`/webhooks/${id}/deliveries`, { headers: operator })).body.data;
 
   beforeAll(async () => {
     app = await TestApp.start({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_TIMEOUT_MS: '800' });
@@ -53,7 +39,7 @@ describe('webhooks (e2e)', () => {
 
   afterAll(async () => {
     await app.stop();
-    await Promise.all(receivers.map((entry) => entry.stop()));
+    await receivers.stopAll();
   });
 
   it('asks for an operator key', async () => {
@@ -215,7 +201,7 @@ describe('webhooks (e2e)', () => {
     const target = await receiver();
     target.answers = [200, 503];
     const { data, secret } = await createHook({ url: target.url, events: ['city.changed'] });
-    const ok = await app.post<{ data: Attempt }>(`/webhooks/${data.id}/test`, undefined, { headers: operator });
+    const ok = await app.post<{ data: DeliveryAttempt }>(`/webhooks/${data.id}/test`, undefined, { headers: operator });
     expect(ok.status).toBe(200);
     expect(ok.body.data).toEqual({ deliveryId: expect.stringMatching(UUID), eventId: null, attempt: 1, status: 200, error: null, durationMs: expect.any(Number), at: expect.stringMatching(ISO) });
     const [ping] = target.requests;
@@ -224,11 +210,11 @@ describe('webhooks (e2e)', () => {
     expect(verifySignature(secret, ping.body, ping.headers['x-community-signature'] as string)).toBe(true);
     expect(JSON.parse(ping.body)).toMatchObject({ id: null, type: 'ping', data: { webhookId: data.id } });
 
-    const failed = await app.post<{ data: Attempt }>(`/webhooks/${data.id}/test`, undefined, { headers: operator });
+    const failed = await app.post<{ data: DeliveryAttempt }>(`/webhooks/${data.id}/test`, undefined, { headers: operator });
     expect(failed.status).toBe(200);
     expect(failed.body.data).toMatchObject({ status: 503, eventId: null });
     await target.stop();
-    const refused = await app.post<{ data: Attempt }>(`/webhooks/${data.id}/test`, undefined, { headers: operator });
+    const refused = await app.post<{ data: DeliveryAttempt }>(`/webhooks/${data.id}/test`, undefined, { headers: operator });
     expect(refused.body.data).toMatchObject({ status: null, error: expect.stringMatching(/ECONNREFUSED|refused/) });
     expect((await log(data.id)).map((entry) => entry.status)).toEqual([null, 503, 200]);
     const hook = (await app.get<{ data: Array<Record<string, unknown>> }>('/webhooks', { headers: operator })).body.data[0];
@@ -243,7 +229,7 @@ describe('webhooks (e2e)', () => {
     await target.waitFor(1);
     await eventually(async () => expect(await log(data.id)).toHaveLength(1));
     const [delivered] = await log(data.id);
-    const again = await app.post<{ data: Attempt }>(`/webhooks/${data.id}/deliveries/${delivered.deliveryId}/redeliver`, undefined, { headers: operator });
+    const again = await app.post<{ data: DeliveryAttempt }>(`/webhooks/${data.id}/deliveries/${delivered.deliveryId}/redeliver`, undefined, { headers: operator });
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ deliveryId: delivered.deliveryId, eventId, attempt: 2, status: 200 });
     expect(target.requests[1].headers['x-community-delivery']).toBe(delivered.deliveryId);
@@ -377,12 +363,12 @@ describe('webhook SSRF guard (e2e)', () => {
       expect(created.status).toBe(201);
       // … and to loopback when the delivery goes out (DNS rebinding).
       table = { 'rebind.example': ['127.0.0.1'] };
-      const ping = await app.post<{ data: Attempt }>(`/webhooks/${created.body.data.id}/test`, undefined, { headers: operator });
+      const ping = await app.post<{ data: DeliveryAttempt }>(`/webhooks/${created.body.data.id}/test`, undefined, { headers: operator });
       expect(ping.body.data).toMatchObject({ status: null, error: expect.stringContaining('refused') });
       await recordEvent(app, 'city.changed', { request: null, city: { id: 1 } });
       await sleep(1000);
       expect(target.requests).toHaveLength(0);
-      const attempts = (await app.get<{ data: Attempt[] }>(`/webhooks/${created.body.data.id}/deliveries`, { headers: operator })).body.data;
+      const attempts = (await app.get<{ data: DeliveryAttempt[] }>(`/webhooks/${created.body.data.id}/deliveries`, { headers: operator })).body.data;
       expect(attempts.length).toBeGreaterThanOrEqual(2);
       expect(attempts.every((entry) => entry.status === null && entry.error!.includes('refused'))).toBe(true);
       await app.request('DELETE', `/webhooks/${created.body.data.id}`, { headers: operator });
@@ -412,7 +398,7 @@ describe('webhook delivery connects to the address it checked (e2e)', () => {
       const created = await app.post<{ data: { id: number } }>('/webhooks', { url: `http://receiver.example:${target.port}/hook`, events: ['*'] }, { headers: operator });
       expect(created.status).toBe(201);
       resolve.mockClear();
-      const ping = await app.post<{ data: Attempt }>(`/webhooks/${created.body.data.id}/test`, undefined, { headers: operator });
+      const ping = await app.post<{ data: DeliveryAttempt }>(`/webhooks/${created.body.data.id}/test`, undefined, { headers: operator });
       expect(ping.body.data.status).toBe(200);
       expect(resolve).toHaveBeenCalledTimes(1);
       expect(target.requests[0].headers.host).toBe(`receiver.example:${target.port}`);

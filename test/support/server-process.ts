@@ -1,5 +1,7 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -85,4 +87,31 @@ export async function startServerProcess(options: { entry: string; cwd: string; 
       return exited;
     },
   };
+}
+
+/**
+ * The server as it ships, built once for a test file: the sources compiled by swc into a temporary
+ * folder (`build()`), run with plain node (`start(env)`: NODE_ENV=test, rate limits off, the
+ * project's node_modules), and removed at the end (`remove()`).
+ */
+export class BuiltServer {
+  private constructor(readonly dir: string) {}
+
+  static build(): BuiltServer {
+    const dir = mkdtempSync(join(tmpdir(), 'community-build-'));
+    compileServer(dir);
+    return new BuiltServer(dir);
+  }
+
+  start(env: Record<string, string | undefined>): Promise<ServerProcess> {
+    return startServerProcess({
+      entry: join(this.dir, 'main.js'),
+      cwd: ROOT,
+      env: { NODE_PATH: join(ROOT, 'node_modules'), NODE_ENV: 'test', RATE_LIMIT_ENABLED: 'false', ...env },
+    });
+  }
+
+  remove(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
 }

@@ -113,6 +113,21 @@ export class WebhookReceiver {
   }
 }
 
+/** Receivers a test file starts as it goes, all stopped at its end with `stopAll()`. */
+export class WebhookReceivers {
+  private readonly started: WebhookReceiver[] = [];
+
+  async start(path?: string): Promise<WebhookReceiver> {
+    const receiver = await WebhookReceiver.start(path);
+    this.started.push(receiver);
+    return receiver;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.started.splice(0).map((receiver) => receiver.stop()));
+  }
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
