@@ -172,6 +172,8 @@ describeOnSqlite('the container image layout, run as a non-root user (e2e)', () 
     expect(stage.env.APP_VERSION).toBe('${GIT_COMMIT}');
     // Large blocks (argon2's 19 MiB per hash) go back to the system at once: docs/reliability.md, "Lifetime".
     expect(stage.env.MALLOC_MMAP_THRESHOLD_).toBe('131072');
+    // A heap limit keeps V8's heap near what is live (the same section).
+    expect(stage.env.NODE_OPTIONS).toBe('--max-old-space-size=512');
     expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))).toMatchObject({ version: '0.2.0', engines: { node: '>=20.19' } });
   });
 
