@@ -2,12 +2,15 @@ import { Global, Module } from '@nestjs/common';
 import { EventNotifier } from './event-notifier';
 import { EventsController } from './events.controller';
 import { EventsRepository } from './events.repository';
+import { PlayerNamesReader } from './player-names.reader';
 import { eventsRetentionJobProvider, EventsRetention } from './events-retention';
 import { EventsService } from './events.service';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { HostResolver, WebhookSender } from './webhook-sender';
 import { webhookWorkerProvider } from './webhook-worker';
 import { WebhooksController } from './webhooks.controller';
+import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
 
 /**
@@ -21,6 +24,9 @@ import { WebhooksService } from './webhooks.service';
   controllers: [EventsController, WebhooksController],
   providers: [
     EventsRepository,
+    WebhooksRepository,
+    WebhookDeliveriesRepository,
+    PlayerNamesReader,
     EventNotifier,
     EventsService,
     HostResolver,
