@@ -17,6 +17,7 @@ import { CityRequestsRepository } from './city-requests.repository';
 import { CityEvents } from './city-events';
 import { CityRulesService } from './city-rules.service';
 import { ClubRequestsController } from './club-requests.controller';
+import { RequesterResolver } from './requester-resolver';
 
 @Module({
   imports: [ApiKeysModule, CaptchaModule, ClubTokensModule, EventsModule, UserKeysModule],
@@ -33,6 +34,7 @@ import { ClubRequestsController } from './club-requests.controller';
     CityEditService,
     CityEvents,
     CityRulesService,
+    RequesterResolver,
   ],
   exports: [CitiesQueryService],
 })
