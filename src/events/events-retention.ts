@@ -5,7 +5,7 @@ import { EventsRepository } from './events.repository';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 /** Events and deliveries are kept 30 days (docs/events-and-webhooks.md). */
-export const RETENTION_DAYS = 30;
+const RETENTION_DAYS = 30;
 const PURGE_EVERY_MS = 60 * 60_000;
 /** The first purge soon after start, so a server restarted more often than hourly still purges. */
 const FIRST_PURGE_MS = 60_000;

@@ -26,7 +26,7 @@ export interface WebhookView {
 /** One attempt as the deliveries log and the test/redeliver answers show it (the repository's shape). */
 export type DeliveryAttemptView = AttemptView;
 
-export function toWebhookView(webhook: WebhookRecord): WebhookView {
+function toWebhookView(webhook: WebhookRecord): WebhookView {
   return {
     id: webhook.id,
     url: maskUrl(webhook.url),
