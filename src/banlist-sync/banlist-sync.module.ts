@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { TelemetryModule } from '../common/telemetry/telemetry.module';
+import { EventsModule } from '../events/events.module';
 import { BanlistBan } from './banlist-ban.entity';
 import { BanlistClient } from './banlist-client';
 import { BanlistLookupService } from './banlist-lookup.service';
@@ -19,7 +21,7 @@ import { SyncLeaseService } from './sync-lease.service';
  * scheduled job exists only where ScheduleModule is loaded and BANLIST_SOURCE_URL is set.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([BanlistPlayer, BanlistBan, BanlistSyncRun, SyncLease])],
+  imports: [TypeOrmModule.forFeature([BanlistPlayer, BanlistBan, BanlistSyncRun, SyncLease]), EventsModule, TelemetryModule],
   controllers: [BanlistController],
   providers: [BanlistRepository, BanlistClient, BanlistStore, SyncLeaseService, BanlistSyncService, BanlistSyncStatusService, BanlistLookupService, banlistSyncJobProvider],
   exports: [BanlistSyncService, BanlistSyncStatusService],

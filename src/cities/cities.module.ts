@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { CaptchaModule } from '../captcha/captcha.module';
 import { ClubTokensModule } from '../club/club-tokens.module';
+import { EventsModule } from '../events/events.module';
 import { UserKeysModule } from '../user-keys/user-keys.module';
 import { CitiesListCache } from './cities-list.cache';
 import { CitiesQueryService } from './cities-query.service';
@@ -15,9 +17,10 @@ import { CityRequestsRepository } from './city-requests.repository';
 import { CityEvents } from './city-events';
 import { CityRulesService } from './city-rules.service';
 import { ClubRequestsController } from './club-requests.controller';
+import { RequesterResolver } from './requester-resolver';
 
 @Module({
-  imports: [ApiKeysModule, ClubTokensModule, UserKeysModule],
+  imports: [ApiKeysModule, CaptchaModule, ClubTokensModule, EventsModule, UserKeysModule],
   controllers: [CitiesController, ClubRequestsController],
   providers: [
     CitiesRepository,
@@ -31,6 +34,7 @@ import { ClubRequestsController } from './club-requests.controller';
     CityEditService,
     CityEvents,
     CityRulesService,
+    RequesterResolver,
   ],
   exports: [CitiesQueryService],
 })

@@ -5,22 +5,10 @@ import { SqlReader } from '../database/sql-reader';
 import { dateOf, isoTime } from '../database/transformers';
 import type { Transaction } from '../database/unit-of-work';
 import { City, cornersColumn } from './city.entity';
+import type { CityRecord, NewCity, RegionClaim } from './city.records';
 import type { CityView } from './city.view';
 import { cornersView } from './city.view';
-import type { BoundingBox, Point } from './geometry';
-
-/** A city row as the write path works with it (the entity's fields, read without TypeORM hydration). */
-export type CityRecord = Omit<City, 'owner'>;
-
-/** What a new city row holds; the id comes from the database. */
-export type NewCity = Omit<CityRecord, 'id'>;
-
-/** A region some city claims (its own, or a pending region request of it), with the city's name. */
-export interface RegionClaim {
-  cityId: number;
-  name: string;
-  corners: Point[];
-}
+import type { BoundingBox } from './geometry';
 
 /** The key columns the uniqueness rules read: cityName, cityNameKana, regionName. */
 export type NameColumn = 'name_key' | 'kana_key' | 'region_key';

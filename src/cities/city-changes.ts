@@ -1,5 +1,5 @@
 import { nameKey } from './city-name';
-import type { CityRecord } from './cities.repository';
+import type { CityRecord } from './city.records';
 import type { RequestedChanges } from './city-request.entity';
 import { blockCount, boundingBox } from './geometry';
 

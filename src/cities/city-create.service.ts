@@ -1,22 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKeysService } from '../api-keys/api-keys.service';
 import { CaptchaService } from '../captcha/captcha.service';
-import { ClubTokensService } from '../club/club-tokens.service';
-import { ApiError } from '../common/errors/api-error';
-import { CLUB_TOKEN_PATTERN, USER_KEY_PATTERN } from '../common/identifiers';
 import { Transaction, UnitOfWork } from '../database/unit-of-work';
-import { CitiesRepository, CityRecord, NewCity } from './cities.repository';
+import { CitiesRepository } from './cities.repository';
 import { CITIES_LOCK } from './city-lock';
-import { PendingUserKey, UserKeysService } from '../user-keys/user-keys.service';
-import { Actor, CityAuditService } from './city-audit.service';
+import { CityAuditService } from './city-audit.service';
 import type { RequestCredentials } from './city-credentials';
 import { checkCreateInput, CreateDraft } from './city-input';
 import { pendingKeyOf, RequestedChanges } from './city-request.entity';
 import { CityEvents } from './city-events';
-import { CityRequestsRepository, NewCityRequest } from './city-requests.repository';
+import { CityRequestsRepository } from './city-requests.repository';
+import type { CityRecord, NewCity, NewCityRequest } from './city.records';
 import { CityRulesService, conflictFromUniqueViolation } from './city-rules.service';
 import { citySnapshot, requestSnapshot } from './city.view';
 import type { CreateCityDto } from './dto/city.dto';
+import { RequesterResolver } from './requester-resolver';
 
 export interface CreateCityResult {
   requestId: number;
@@ -26,21 +23,12 @@ export interface CreateCityResult {
   requestStatus: 'pending' | 'approved';
 }
 
-/** The player asking: from a single-use user key, or (club site) from a club session. */
-interface Requester {
-  playerUuid: string;
-  actor: Actor;
-  userKey?: PendingUserKey;
-}
-
 @Injectable()
 export class CityCreateService {
   constructor(
     private readonly rules: CityRulesService,
     private readonly audit: CityAuditService,
-    private readonly userKeys: UserKeysService,
-    private readonly clubTokens: ClubTokensService,
-    private readonly apiKeys: ApiKeysService,
+    private readonly requesters: RequesterResolver,
     private readonly captcha: CaptchaService,
     private readonly unitOfWork: UnitOfWork,
     private readonly cities: CitiesRepository,
@@ -55,8 +43,8 @@ export class CityCreateService {
    */
   async create(input: CreateCityDto, credentials: RequestCredentials, ip: string): Promise<CreateCityResult> {
     const draft = checkCreateInput(input, this.rules.limits);
-    const requester = await this.requester(credentials.usertoken);
-    const forcedBy = input.force === true ? await this.operator(credentials.apikey) : undefined;
+    const requester = await this.requesters.resolve(credentials, input.force === true);
+    const { forcedBy } = requester;
     await this.captcha.verify(input.recaptcha, ip);
     try {
       return await this.unitOfWork.transaction(
@@ -92,9 +80,7 @@ export class CityCreateService {
             action: forcedBy ? 'create_forced' : 'create_requested',
             after: { city: citySnapshot(city), request: requestSnapshot({ ...request, id: requestId }) },
           });
-          if (requester.userKey) {
-            await this.userKeys.spend(tx, requester.userKey);
-          }
+          await this.requesters.spendKey(tx, requester);
           // A forced create is filed and approved at once: both events, in that order.
           await this.events.created(tx, requestId, cityId);
           if (forcedBy) {
@@ -131,37 +117,6 @@ export class CityCreateService {
       updatedAt: now,
     };
     return { ...city, id: await this.cities.insert(tx, city) };
-  }
-
-  /** `usertoken` is a user key (10 letters) or a club token (32 alphanumerics), told apart by format. */
-  private async requester(usertoken: string | undefined): Promise<Requester> {
-    if (!usertoken) {
-      throw ApiError.unauthorized('cities.create.userKeyRequired');
-    }
-    if (USER_KEY_PATTERN.test(usertoken)) {
-      const userKey = await this.userKeys.peek(usertoken);
-      return { playerUuid: userKey.playerUuid, actor: `player:${userKey.playerUuid}`, userKey };
-    }
-    if (CLUB_TOKEN_PATTERN.test(usertoken)) {
-      const session = await this.clubTokens.authenticate(usertoken);
-      return { playerUuid: session.playerUuid, actor: `club:${session.playerUuid}` };
-    }
-    throw ApiError.unauthorized('cities.create.badToken');
-  }
-
-  /** force=true needs an operator key: none or unknown → 401, without the scope → 403. */
-  private async operator(apikey: string | undefined): Promise<Actor> {
-    if (!apikey) {
-      throw ApiError.unauthorized('cities.create.forceNeedsKey');
-    }
-    const principal = await this.apiKeys.authenticate(apikey);
-    if (!principal) {
-      throw ApiError.unauthorized('auth.apiKeyUnknown');
-    }
-    if (!principal.scopes.includes('operator')) {
-      throw ApiError.forbidden('cities.create.forceScope');
-    }
-    return `apikey:${principal.name}`;
   }
 }
 

@@ -3,14 +3,15 @@ import type { ClubSession } from '../club/club-session';
 import { ApiError } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
 import { Transaction, UnitOfWork } from '../database/unit-of-work';
-import { CitiesRepository, CityRecord } from './cities.repository';
+import { CitiesRepository } from './cities.repository';
 import type { AuditAction } from './city-audit.entity';
 import { Actor, CityAuditService } from './city-audit.service';
 import { applyChanges } from './city-changes';
 import { CITIES_LOCK } from './city-lock';
 import type { RequestType } from './city-request.entity';
 import { CityEvents } from './city-events';
-import { CityRequestRecord, CityRequestsRepository } from './city-requests.repository';
+import { CityRequestsRepository } from './city-requests.repository';
+import type { CityRecord, CityRequestRecord } from './city.records';
 import { CityRulesService, conflictFromUniqueViolation } from './city-rules.service';
 import { citySnapshot, requestSnapshot } from './city.view';
 

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Transaction } from '../database/unit-of-work';
 import { EventsService } from '../events/events.service';
-import { CitiesRepository, CityRecord } from './cities.repository';
+import { CitiesRepository } from './cities.repository';
+import type { CityRecord } from './city.records';
 import { CityRequestsRepository } from './city-requests.repository';
 import { cornersView, CityView } from './city.view';
 

@@ -4,14 +4,9 @@ import { dateOf, isoTime } from '../database/transformers';
 import type { Transaction } from '../database/unit-of-work';
 import { changesColumn, CityRequest, RequestStatus, RequestType } from './city-request.entity';
 import { changesView, CityRequestView } from './city.view';
-import type { RegionClaim } from './cities.repository';
+import type { CityRequestRecord, NewCityRequest, RegionClaim } from './city.records';
 import type { BoundingBox } from './geometry';
 import { Page, pageOf, PageQuery } from './page';
-
-/** A request row as the write path works with it (the entity's fields, read without TypeORM hydration). */
-export type CityRequestRecord = Omit<CityRequest, 'requester'>;
-
-export type NewCityRequest = Omit<CityRequestRecord, 'id'>;
 
 /** What a decision writes; the request stops being pending (its pending key is cleared). */
 export interface RequestDecision {

@@ -1,6 +1,5 @@
 import type { AuditAction } from './city-audit.entity';
-import type { CityRecord } from './cities.repository';
-import type { CityRequestRecord } from './city-requests.repository';
+import type { CityRecord, CityRequestRecord } from './city.records';
 import type { RequestedChanges, RequestStatus, RequestType } from './city-request.entity';
 import type { Point } from './geometry';
 

@@ -169,7 +169,7 @@ export function boundingBox(corners: Point[]): BoundingBox {
   return { minX: Math.min(...xs), maxX: Math.max(...xs), minZ: Math.min(...zs), maxZ: Math.max(...zs) };
 }
 
-export function boxesIntersect(a: BoundingBox, b: BoundingBox): boolean {
+function boxesIntersect(a: BoundingBox, b: BoundingBox): boolean {
   return a.minX <= b.maxX && b.minX <= a.maxX && a.minZ <= b.maxZ && b.minZ <= a.maxZ;
 }
 

@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { CaptchaModule } from '../captcha/captcha.module';
+import { PlayersModule } from '../players/players.module';
+import { SecurityModule } from '../security/security.module';
 import { UserKeysModule } from '../user-keys/user-keys.module';
 import { AccountRecoveryService } from './account-recovery.service';
 import { ClubAccountsRepository } from './club-accounts.repository';
@@ -8,7 +11,7 @@ import { ClubController } from './club.controller';
 import { PasswordsService } from './passwords.service';
 
 @Module({
-  imports: [ClubTokensModule, UserKeysModule],
+  imports: [CaptchaModule, ClubTokensModule, PlayersModule, SecurityModule, UserKeysModule],
   controllers: [ClubController],
   providers: [ClubAccountsRepository, ClubAccountsService, AccountRecoveryService, PasswordsService],
   exports: [ClubAccountsService, ClubTokensModule],

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
+import { TelemetryModule } from '../common/telemetry/telemetry.module';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
 import { DataVersions } from './data-versions';
@@ -12,6 +13,7 @@ import { UnitOfWork } from './unit-of-work';
 @Global()
 @Module({
   imports: [
+    TelemetryModule,
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => {

@@ -74,7 +74,7 @@ function quoted(text: string): string {
   return `「${escapeMarkdown(text)}」`;
 }
 
-export function playerLabel(uuid: string | undefined, names: ReadonlyMap<string, PlayerName>, fallbackMcid?: string | null): string {
+function playerLabel(uuid: string | undefined, names: ReadonlyMap<string, PlayerName>, fallbackMcid?: string | null): string {
   if (!uuid) {
     return '不明';
   }

@@ -2,9 +2,10 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EventsRepository } from './events.repository';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 /** Events and deliveries are kept 30 days (docs/events-and-webhooks.md). */
-export const RETENTION_DAYS = 30;
+const RETENTION_DAYS = 30;
 const PURGE_EVERY_MS = 60 * 60_000;
 /** The first purge soon after start, so a server restarted more often than hourly still purges. */
 const FIRST_PURGE_MS = 60_000;
@@ -12,14 +13,19 @@ const FIRST_PURGE_MS = 60_000;
 @Injectable()
 export class EventsRetention {
   constructor(
-    private readonly repository: EventsRepository,
+    private readonly events: EventsRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
   /** Deletes what is older than 30 days; a delivery still pending stays until it is settled. */
   purge(now = new Date()): Promise<{ events: number; deliveries: number; attempts: number }> {
     const cutoff = new Date(now.getTime() - RETENTION_DAYS * 86_400_000);
-    return this.unitOfWork.transaction((tx) => this.repository.deleteOlderThan(tx, cutoff));
+    return this.unitOfWork.transaction(async (tx) => {
+      const { deliveries, attempts } = await this.deliveries.deleteOlderThan(tx, cutoff);
+      const events = await this.events.deleteOlderThan(tx, cutoff);
+      return { events, deliveries, attempts };
+    });
   }
 }
 

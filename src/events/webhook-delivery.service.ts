@@ -3,9 +3,10 @@ import { BuildInfo } from '../common/build-info';
 import { Telemetry, type WebhookDeliveryOutcome } from '../common/telemetry/telemetry';
 import { discordMessage, playersOf } from './discord-message';
 import { PING_TYPE } from './event.types';
-import { EventsRepository, WebhookRecord } from './events.repository';
+import { PlayerNamesReader } from './player-names.reader';
 import { TargetRefused, WebhookSender } from './webhook-sender';
 import { signatureHeader } from './webhook-signature';
+import type { WebhookRecord } from './webhooks.repository';
 
 /** What one attempt came to, for the log and the metrics. */
 export interface AttemptResult {
@@ -41,7 +42,7 @@ export class WebhookDeliveryService {
 
   constructor(
     private readonly sender: WebhookSender,
-    private readonly repository: EventsRepository,
+    private readonly playerNames: PlayerNamesReader,
     buildInfo: BuildInfo,
     private readonly telemetry: Telemetry,
   ) {
@@ -53,7 +54,7 @@ export class WebhookDeliveryService {
   }
 
   async attempt(webhook: WebhookRecord, deliveryId: string, event: OutgoingEvent, signal?: AbortSignal): Promise<AttemptResult> {
-    const body = webhook.format === 'discord' ? JSON.stringify(discordMessage(event, await this.repository.playerNames(playersOf(event.data)))) : JSON.stringify(event);
+    const body = webhook.format === 'discord' ? JSON.stringify(discordMessage(event, await this.playerNames.byUuid(playersOf(event.data)))) : JSON.stringify(event);
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
     try {

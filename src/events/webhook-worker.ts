@@ -6,8 +6,10 @@ import { AppConfig } from '../config/app-config';
 import { Transaction, UnitOfWork } from '../database/unit-of-work';
 import { EventNotifier } from './event-notifier';
 import { subscribes } from './event.types';
-import { DeliveryRecord, DeliveryStatus, EventsRepository, WebhookRecord } from './events.repository';
+import { EventsRepository } from './events.repository';
+import { AttemptRecord, DeliveryRecord, DeliveryStatus, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { AttemptResult, DeliveryOutcome, isSuccess, WebhookDeliveryService } from './webhook-delivery.service';
+import { WebhookRecord, WebhooksRepository } from './webhooks.repository';
 
 /** How often an idle instance looks for due retries and for events written elsewhere. */
 const TICK_MS = 500;
@@ -75,7 +77,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
 
   constructor(
     private readonly config: AppConfig,
-    private readonly repository: EventsRepository,
+    private readonly repositories: WorkerRepositories,
     private readonly delivery: WebhookDeliveryService,
     private readonly unitOfWork: UnitOfWork,
     private readonly notifier: EventNotifier,
@@ -155,12 +157,12 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
       return;
     }
     const waiting = [...this.backoff].filter(([, entry]) => entry.until > now.getTime()).map(([id]) => id);
-    const candidates = await this.repository.webhooksWithWork(now, slots, [...this.working.keys(), ...waiting]);
+    const candidates = await this.repositories.webhooks.webhooksWithWork(now, slots, [...this.working.keys(), ...waiting]);
     if (candidates.length === 0 || this.stopping) {
       return;
     }
     const claimed = await this.unitOfWork.transaction((tx) =>
-      this.repository.claimWebhooks(tx, candidates, this.holder, now, new Date(now.getTime() + this.leaseMs)),
+      this.repositories.webhooks.claim(tx, candidates, this.holder, now, new Date(now.getTime() + this.leaseMs)),
     );
     for (const id of claimed) {
       const task = this.workOn(id).finally(() => {
@@ -181,9 +183,9 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
       return;
     }
     this.deadLeasesCheckedAt = now.getTime();
-    const dead = (await this.repository.heldLeases(now)).filter((lease) => isDeadLocalHolder(lease.holder));
+    const dead = (await this.repositories.webhooks.heldLeases(now)).filter((lease) => isDeadLocalHolder(lease.holder));
     for (const lease of dead) {
-      await this.unitOfWork.transaction((tx) => this.repository.releaseLease(tx, lease.webhookId, lease.holder));
+      await this.unitOfWork.transaction((tx) => this.repositories.webhooks.releaseLease(tx, lease.webhookId, lease.holder));
       this.logger.log({ msg: 'Took over the delivery lease of a process that is gone', webhookId: lease.webhookId, holder: lease.holder });
     }
   }
@@ -204,7 +206,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
         const outcome = this.outcomeOf(event.at, result, delivery.attempts + 1);
         const attempt = { webhookId, deliveryId: delivery.deliveryId, eventId: delivery.eventId, attempt: delivery.attempts + 1, ...result, at: outcome.at };
         next = await this.unitOfWork.transaction(async (tx) => {
-          await this.repository.recordAttempt(tx, attempt, outcome.record);
+          await this.recordAttempt(tx, attempt, outcome.record);
           return sent < DELIVERIES_PER_TURN && !this.stopping ? this.nextDueIn(tx, webhookId) : undefined;
         });
         this.backoff.delete(webhookId);
@@ -225,7 +227,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
       this.kickAt(new Date(Date.now() + pauseMs));
       this.logger.warn({ msg: 'Webhook delivery bookkeeping failed; the delivery stays queued', webhookId, retryInMs: pauseMs, err: error });
     } finally {
-      await this.unitOfWork.transaction((tx) => this.repository.releaseLease(tx, webhookId, this.holder)).catch(() => undefined);
+      await this.unitOfWork.transaction((tx) => this.repositories.webhooks.releaseLease(tx, webhookId, this.holder)).catch(() => undefined);
     }
   }
 
@@ -235,32 +237,34 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
    */
   private async nextDueIn(tx: Transaction, webhookId: number): Promise<Due | undefined> {
     const now = new Date();
-    if (!(await this.repository.renewLease(tx, webhookId, this.holder, new Date(now.getTime() + this.leaseMs)))) {
+    if (!(await this.repositories.webhooks.renewLease(tx, webhookId, this.holder, new Date(now.getTime() + this.leaseMs)))) {
       return undefined;
     }
-    const webhook = await this.repository.webhookIn(tx, webhookId);
+    const webhook = await this.repositories.webhooks.webhookIn(tx, webhookId);
     if (!webhook?.active) {
       return undefined;
     }
-    let delivery = await this.repository.headDelivery(tx, webhookId);
+    let delivery = await this.repositories.deliveries.head(tx, webhookId);
     let cursor = webhook.cursorEventId;
     while (!delivery) {
-      const events = await this.repository.eventsAfterIn(tx, cursor, EVENTS_PER_SCAN);
+      const events = await this.repositories.events.eventsAfterIn(tx, cursor, EVENTS_PER_SCAN);
       const wanted = events.filter((event) => subscribes(webhook.events, event.type)).slice(0, QUEUE_BATCH);
       if (wanted.length > 0) {
         for (const event of wanted) {
-          if (!(await this.repository.enqueueDelivery(tx, webhookId, this.holder, { deliveryId: randomUUID(), eventId: event.id, type: event.type, now }))) {
+          // The cursor moves only while this instance holds the lease: a lost lease queues nothing.
+          if (!(await this.repositories.webhooks.advanceCursor(tx, webhookId, this.holder, event.id))) {
             return undefined;
           }
+          await this.repositories.deliveries.enqueue(tx, { webhookId, deliveryId: randomUUID(), eventId: event.id, type: event.type, now });
         }
-        delivery = await this.repository.headDelivery(tx, webhookId);
+        delivery = await this.repositories.deliveries.head(tx, webhookId);
         break;
       }
       if (events.length === 0) {
         return undefined;
       }
       cursor = events[events.length - 1].id;
-      await this.repository.advanceCursor(tx, webhookId, this.holder, cursor);
+      await this.repositories.webhooks.advanceCursor(tx, webhookId, this.holder, cursor);
       if (events.length < EVENTS_PER_SCAN) {
         return undefined;
       }
@@ -272,10 +276,10 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
       this.kickAt(delivery.nextAttemptAt);
       return undefined;
     }
-    const event = delivery.eventId === null ? undefined : await this.repository.eventById(tx, delivery.eventId);
+    const event = delivery.eventId === null ? undefined : await this.repositories.events.eventById(tx, delivery.eventId);
     if (!event) {
       // The event is gone (retention): nothing left to send.
-      await this.repository.recordAttempt(
+      await this.recordAttempt(
         tx,
         { webhookId, deliveryId: delivery.deliveryId, eventId: delivery.eventId, attempt: delivery.attempts + 1, statusCode: null, error: 'the event no longer exists', durationMs: 0, at: now },
         { status: 'failed', countsAsAttempt: true },
@@ -285,8 +289,16 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
     return { webhook, delivery, event };
   }
 
+  /** Logs the attempt and moves the delivery on; an attempt that counts also updates the webhook's `lastDeliveryAt` and `failing`. */
+  private async recordAttempt(tx: Transaction, attempt: AttemptRecord, outcome: AttemptOutcome): Promise<void> {
+    await this.repositories.deliveries.recordAttempt(tx, attempt, outcome);
+    if (outcome.countsAsAttempt) {
+      await this.repositories.webhooks.recordDeliveryOutcome(tx, attempt.webhookId, attempt.at, isSuccess(attempt.statusCode));
+    }
+  }
+
   /** What an attempt's result means: delivered, retried later (growing delays), failed after the window, or Discord's 429 (not an attempt). */
-  private outcomeOf(eventAt: string, result: AttemptResult, attemptNumber: number): { at: Date; record: { status: DeliveryStatus; nextAttemptAt?: Date; countsAsAttempt: boolean }; counted: DeliveryOutcome } {
+  private outcomeOf(eventAt: string, result: AttemptResult, attemptNumber: number): { at: Date; record: AttemptOutcome; counted: DeliveryOutcome } {
     const at = new Date();
     if (result.rateLimitedMs !== undefined) {
       return { at, record: { status: 'pending', nextAttemptAt: new Date(at.getTime() + result.rateLimitedMs), countsAsAttempt: false }, counted: 'rate_limited' };
@@ -302,18 +314,43 @@ export class WebhookWorker implements OnApplicationBootstrap, OnModuleDestroy, B
   }
 }
 
+/** Where an attempt leaves its delivery. */
+interface AttemptOutcome {
+  status: DeliveryStatus;
+  nextAttemptAt?: Date;
+  countsAsAttempt: boolean;
+}
+
+/** The three tables the worker moves through: the outbox, the webhooks (cursor, lease) and their deliveries. */
+interface WorkerRepositories {
+  events: EventsRepository;
+  webhooks: WebhooksRepository;
+  deliveries: WebhookDeliveriesRepository;
+}
+
 type Due = { webhook: WebhookRecord; delivery: DeliveryRecord; event: { id: number; type: string; at: string; data: Record<string, unknown> } };
 
 /** The worker runs in the HTTP server only (a scheduler exists there), never in the CLI. */
 export const webhookWorkerProvider = {
   provide: WebhookWorker,
-  inject: [AppConfig, EventsRepository, WebhookDeliveryService, UnitOfWork, EventNotifier, { token: SchedulerRegistry, optional: true }],
+  inject: [
+    AppConfig,
+    EventsRepository,
+    WebhooksRepository,
+    WebhookDeliveriesRepository,
+    WebhookDeliveryService,
+    UnitOfWork,
+    EventNotifier,
+    { token: SchedulerRegistry, optional: true },
+  ],
   useFactory: (
     config: AppConfig,
-    repository: EventsRepository,
+    events: EventsRepository,
+    webhooks: WebhooksRepository,
+    deliveries: WebhookDeliveriesRepository,
     delivery: WebhookDeliveryService,
     unitOfWork: UnitOfWork,
     notifier: EventNotifier,
     registry?: SchedulerRegistry,
-  ): WebhookWorker | null => (registry ? new WebhookWorker(config, repository, delivery, unitOfWork, notifier) : null),
+  ): WebhookWorker | null => (registry ? new WebhookWorker(config, { events, webhooks, deliveries }, delivery, unitOfWork, notifier) : null),
 };

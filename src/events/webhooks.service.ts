@@ -3,11 +3,13 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
 import { UnitOfWork } from '../database/unit-of-work';
-import { AttemptView, EventsRepository, WebhookFormat, WebhookRecord } from './events.repository';
+import { EventsRepository } from './events.repository';
+import { AttemptView, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { isSuccess, OutgoingEvent, WebhookDeliveryService } from './webhook-delivery.service';
 import { TargetRefused, WebhookSender } from './webhook-sender';
 import { newWebhookSecret } from './webhook-signature';
 import { maskUrl } from './webhook-url';
+import { WebhookFormat, WebhookRecord, WebhooksRepository } from './webhooks.repository';
 
 /** The webhook object (docs/events-and-webhooks.md, Webhooks). The secret and the full URL never leave again. */
 export interface WebhookView {
@@ -24,7 +26,7 @@ export interface WebhookView {
 /** One attempt as the deliveries log and the test/redeliver answers show it (the repository's shape). */
 export type DeliveryAttemptView = AttemptView;
 
-export function toWebhookView(webhook: WebhookRecord): WebhookView {
+function toWebhookView(webhook: WebhookRecord): WebhookView {
   return {
     id: webhook.id,
     url: maskUrl(webhook.url),
@@ -41,7 +43,9 @@ export function toWebhookView(webhook: WebhookRecord): WebhookView {
 @Injectable()
 export class WebhooksService {
   constructor(
-    private readonly repository: EventsRepository,
+    private readonly webhooks: WebhooksRepository,
+    private readonly deliveryLog: WebhookDeliveriesRepository,
+    private readonly events: EventsRepository,
     private readonly sender: WebhookSender,
     private readonly delivery: WebhookDeliveryService,
     private readonly unitOfWork: UnitOfWork,
@@ -50,12 +54,15 @@ export class WebhooksService {
   async create(input: { url: string; events: string[]; format: WebhookFormat }): Promise<{ data: WebhookView; secret: string }> {
     await this.assertTarget(input.url);
     const secret = newWebhookSecret();
-    const id = await this.unitOfWork.transaction((tx) => this.repository.insertWebhook(tx, { ...input, secret, createdAt: new Date() }));
+    // A new webhook starts after the latest committed event: it receives events recorded after its creation.
+    const id = await this.unitOfWork.transaction(async (tx) =>
+      this.webhooks.insert(tx, { ...input, secret, createdAt: new Date(), cursorEventId: await this.events.lastEventIdIn(tx) }),
+    );
     return { data: toWebhookView(await this.get(id)), secret };
   }
 
   async list(): Promise<WebhookView[]> {
-    return (await this.repository.webhooks()).map(toWebhookView);
+    return (await this.webhooks.webhooks()).map(toWebhookView);
   }
 
   async update(id: number, changes: { active?: boolean; events?: string[]; url?: string }): Promise<WebhookView> {
@@ -63,12 +70,16 @@ export class WebhooksService {
     if (changes.url !== undefined) {
       await this.assertTarget(changes.url);
     }
-    await this.unitOfWork.transaction((tx) => this.repository.updateWebhook(tx, id, changes));
+    await this.unitOfWork.transaction((tx) => this.webhooks.update(tx, id, changes));
     return toWebhookView(await this.get(id));
   }
 
   async remove(id: number): Promise<void> {
-    if (!(await this.unitOfWork.transaction((tx) => this.repository.deleteWebhook(tx, id)))) {
+    const removed = await this.unitOfWork.transaction(async (tx) => {
+      await this.deliveryLog.deleteForWebhook(tx, id);
+      return this.webhooks.delete(tx, id);
+    });
+    if (!removed) {
       throw ApiError.notFound(msg('webhooks.notFound', { id }));
     }
   }
@@ -81,13 +92,13 @@ export class WebhooksService {
 
   async deliveries(id: number): Promise<DeliveryAttemptView[]> {
     await this.get(id);
-    return this.repository.attempts(id);
+    return this.deliveryLog.attempts(id);
   }
 
   /** Sends a finished (delivered or failed) delivery again, now, with the same delivery id. */
   async redeliver(id: number, deliveryId: string): Promise<DeliveryAttemptView> {
     const webhook = await this.get(id);
-    const delivery = await this.repository.delivery(id, deliveryId);
+    const delivery = await this.deliveryLog.delivery(id, deliveryId);
     if (!delivery) {
       throw ApiError.notFound(msg('webhooks.deliveryNotFound', { id, deliveryId }));
     }
@@ -99,12 +110,12 @@ export class WebhooksService {
       event = WebhookDeliveryService.ping(id);
     } else {
       const eventId = delivery.eventId;
-      event = await this.unitOfWork.transaction((tx) => this.repository.eventById(tx, eventId));
+      event = await this.unitOfWork.transaction((tx) => this.events.eventById(tx, eventId));
     }
     if (!event) {
       throw ApiError.notFound(msg('webhooks.eventGone', { deliveryId }));
     }
-    const attempt = (await this.unitOfWork.transaction((tx) => this.repository.lastAttemptNumber(tx, deliveryId))) + 1;
+    const attempt = (await this.unitOfWork.transaction((tx) => this.deliveryLog.lastAttemptNumber(tx, deliveryId))) + 1;
     return this.sendNow(webhook, deliveryId, event, attempt, false);
   }
 
@@ -115,17 +126,18 @@ export class WebhooksService {
     this.delivery.count(ok ? 'delivered' : 'failed');
     await this.unitOfWork.transaction(async (tx) => {
       if (isNew) {
-        await this.repository.insertCompletedDelivery(tx, { deliveryId, webhookId: webhook.id, eventId: event.id, type: event.type, status: ok ? 'delivered' : 'failed', now: at });
+        await this.deliveryLog.insertCompleted(tx, { deliveryId, webhookId: webhook.id, eventId: event.id, type: event.type, status: ok ? 'delivered' : 'failed', now: at });
       } else if (ok) {
-        await this.repository.markDelivered(tx, deliveryId, at);
+        await this.deliveryLog.markDelivered(tx, deliveryId, at);
       }
-      await this.repository.logAttempt(tx, { webhookId: webhook.id, deliveryId, eventId: event.id, attempt, ...result, at });
+      await this.deliveryLog.logAttempt(tx, { webhookId: webhook.id, deliveryId, eventId: event.id, attempt, ...result, at });
+      await this.webhooks.recordDeliveryOutcome(tx, webhook.id, at, ok);
     });
     return { deliveryId, eventId: event.id, attempt, status: result.statusCode, error: result.error, durationMs: result.durationMs, at: at.toISOString() };
   }
 
   private async get(id: number): Promise<WebhookRecord> {
-    const webhook = await this.repository.webhook(id);
+    const webhook = await this.webhooks.webhook(id);
     if (!webhook) {
       throw ApiError.notFound(msg('webhooks.notFound', { id }));
     }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TelemetryModule } from '../common/telemetry/telemetry.module';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 
@@ -8,6 +9,7 @@ import { MetricsService } from './metrics.service';
  * turns the process metrics on (HTTP only).
  */
 @Module({
+  imports: [TelemetryModule],
   controllers: [MetricsController],
   providers: [MetricsService],
   exports: [MetricsService],

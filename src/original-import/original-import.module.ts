@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CitiesRepository } from '../cities/cities.repository';
 import { CityRequestsRepository } from '../cities/city-requests.repository';
 import { PasswordsService } from '../club/passwords.service';
+import { PlayersModule } from '../players/players.module';
 import { UsersModule } from '../users/users.module';
 import { OriginalCitiesImporter } from './original-cities.importer';
 import { OriginalImportRepository } from './original-import.repository';
@@ -11,7 +12,7 @@ import { OriginalRequestsImporter } from './original-requests.importer';
 
 /** `import:original` (command line only): the original service's database into this one. */
 @Module({
-  imports: [UsersModule],
+  imports: [PlayersModule, UsersModule],
   providers: [CitiesRepository, CityRequestsRepository, PasswordsService, OriginalImportRepository, OriginalCitiesImporter, OriginalRequestsImporter, OriginalPlayersImporter, OriginalImportService],
   exports: [OriginalImportService],
 })

@@ -3,7 +3,7 @@ import { datetimeParameter } from '../database/affected-rows';
 import { dateOf } from '../database/transformers';
 import type { Transaction } from '../database/unit-of-work';
 import { City } from '../cities/city.entity';
-import type { CityRecord } from '../cities/cities.repository';
+import type { CityRecord } from '../cities/city.records';
 import { ClubAccount, ClubGroup } from '../club/club-account.entity';
 import type { AchievementDefinition } from '../users/achievements.repository';
 import { OriginalImportLink } from './original-import-link.entity';

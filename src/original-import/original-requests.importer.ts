@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataVersions } from '../database/data-versions';
 import type { Transaction } from '../database/unit-of-work';
-import { CitiesRepository, CityRecord } from '../cities/cities.repository';
+import { CitiesRepository } from '../cities/cities.repository';
+import type { CityRecord, NewCityRequest } from '../cities/city.records';
 import { CITIES_LOCK } from '../cities/city-lock';
 import { nameKey } from '../cities/city-name';
 import { pendingKeyOf, RequestedChanges, RequestStatus, RequestType } from '../cities/city-request.entity';
-import { CityRequestsRepository, NewCityRequest } from '../cities/city-requests.repository';
+import { CityRequestsRepository } from '../cities/city-requests.repository';
 import { blockCount, boundingBox } from '../cities/geometry';
 import { PlayersRepository } from '../players/players.repository';
 import type { Run } from './original-cities.importer';

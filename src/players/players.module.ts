@@ -1,10 +1,9 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Player } from './player.entity';
 import { PlayersRepository } from './players.repository';
 import { PlayersService } from './players.service';
 
-@Global()
 @Module({
   imports: [TypeOrmModule.forFeature([Player])],
   providers: [PlayersRepository, PlayersService],

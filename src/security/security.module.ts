@@ -1,15 +1,16 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { TelemetryModule } from '../common/telemetry/telemetry.module';
 import { BruteForceLimiter } from './brute-force.limiter';
 import { RedisConnection } from './redis-connection';
 import { RequestRateLimiter } from './request-rate-limiter';
 
 /**
- * Rate limits and brute-force protection. Global so that feature services (club sign-in and
- * register) can inject BruteForceLimiter without importing this module; the HTTP side
- * (headers, CORS, the per-address hook) is wired in http-security.ts.
+ * Rate limits and brute-force protection. The club module imports it for BruteForceLimiter (club
+ * sign-in and register); the HTTP side (headers, CORS, the per-address hook) is wired in
+ * http-security.ts.
  */
-@Global()
 @Module({
+  imports: [TelemetryModule],
   providers: [RedisConnection, RequestRateLimiter, BruteForceLimiter],
   exports: [RequestRateLimiter, BruteForceLimiter],
 })

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { PlayersModule } from '../players/players.module';
 import { AchievementUnlock } from './achievement-unlock.entity';
 import { Achievement } from './achievement.entity';
 import { AchievementsRepository } from './achievements.repository';
@@ -16,7 +17,7 @@ import { UsersService } from './users.service';
 
 /** Player lookups, achievements, and what the game server feeds in (logins, chat links, achievements). */
 @Module({
-  imports: [TypeOrmModule.forFeature([LoginRecord, Achievement, AchievementUnlock])],
+  imports: [TypeOrmModule.forFeature([LoginRecord, Achievement, AchievementUnlock]), PlayersModule],
   controllers: [UsersController, GameServerPlayersController, GameServerAchievementsController],
   providers: [AchievementsRepository, LoginsRepository, UsersService, LoginsService, LoginImportService, ChatLinksService, AchievementsService],
   exports: [UsersService, LoginsService, LoginImportService, AchievementsRepository],

@@ -1,11 +1,10 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { Telemetry } from './telemetry';
 
 /**
- * Counting, usable from anywhere: global like the configuration, so the database module and the
- * exception filter need no import of a feature to count (docs/operations.md, Metrics).
+ * Counting (docs/operations.md, Metrics). One instance for the process: every module that counts
+ * imports this one, the database module included, so what counts is visible in its imports.
  */
-@Global()
 @Module({
   providers: [Telemetry],
   exports: [Telemetry],
