@@ -1,19 +1,12 @@
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import type { EventType } from '../../src/events/event.types';
+import type { AttemptView } from '../../src/events/webhook-deliveries.repository';
 import { EventsService } from '../../src/events/events.service';
 import type { TestApp } from './test-app';
 import { sleep } from './webhook-receiver';
 
 /** One attempt of a webhook delivery, as `GET /webhooks/{id}/deliveries` lists it. */
-export interface DeliveryAttempt {
-  deliveryId: string;
-  eventId: number | null;
-  attempt: number;
-  status: number | null;
-  error: string | null;
-  durationMs: number;
-  at: string;
-}
+export type DeliveryAttempt = AttemptView;
 
 /** Appends an event the way the workflow does: inside a transaction of the app. */
 export async function recordEvent(app: TestApp, type: EventType, data: Record<string, unknown>, at?: Date): Promise<number> {
