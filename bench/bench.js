@@ -23,6 +23,7 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { gzipSync } = require('node:zlib');
 const { seed, uuidFor, mcidFor, tokenFor } = require('./seed');
+const { imageMemoryEnv } = require('../scripts/image-memory-env');
 
 const root = join(__dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -104,7 +105,8 @@ function startCaptcha() {
 function startService(env) {
   return new Promise((resolve, reject) => {
     const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    const child = spawn(process.execPath, [...flags, join(root, 'dist', 'main.js')], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    // As the container image runs it (its memory settings); this environment's own MALLOC_* or NODE_OPTIONS win.
+    const child = spawn(process.execPath, [...flags, join(root, 'dist', 'main.js')], { env: { ...imageMemoryEnv(), ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('exit', (code) => reject(new Error(`service exited (${code}): ${stderr}`)));

@@ -36,6 +36,7 @@ const { createServer: createNetServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { randomUUID, createHash } = require('node:crypto');
+const { imageMemoryEnv } = require('./image-memory-env');
 
 const root = join(__dirname, '..');
 const PASSWORD = 'lifetime-password-1';
@@ -361,20 +362,6 @@ function freePort() {
       server.close(() => resolve(port));
     });
   });
-}
-
-/** The final stage's `ENV MALLOC_*=…` and `ENV NODE_OPTIONS=…` of the Dockerfile: the memory settings the image runs with. */
-function imageMemoryEnv() {
-  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
-  const finalStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
-  const settings = {};
-  for (const [, name, value] of finalStage.matchAll(/^ENV\s+(MALLOC_\w+|NODE_OPTIONS)=(\S+)\s*$/gm)) {
-    settings[name] = value;
-  }
-  if (!settings.MALLOC_MMAP_THRESHOLD_ || !settings.NODE_OPTIONS) {
-    throw new Error('the Dockerfile no longer sets MALLOC_MMAP_THRESHOLD_ and NODE_OPTIONS in its final stage');
-  }
-  return settings;
 }
 
 function rssMiB(pid) {
