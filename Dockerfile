@@ -19,8 +19,9 @@ ENV NODE_ENV=production
 # long run (docs/reliability.md, "Lifetime"). Fixed at 128 KiB, large blocks go back at once.
 ENV MALLOC_MMAP_THRESHOLD_=131072
 # A heap limit makes V8 collect before its heap grows far past what is live: with the default limit
-# (a quarter of the host's memory) it let garbage pile up to 2-4 times the live heap, and a 50,000-
-# operation run peaked at 418 MiB RSS; with 512 MiB, at 220 MiB (docs/reliability.md, "Memory").
+# (it grows with the host's memory: 4 GiB on a 24 GiB host) garbage piled up to several times the
+# live heap, and a 50,000-operation run peaked at 418 MiB RSS; with 512 MiB, at 220 MiB
+# (docs/reliability.md, "Memory").
 # The live heap is 60-100 MiB, so the limit is far from reached; `-e NODE_OPTIONS=...` overrides it.
 ENV NODE_OPTIONS=--max-old-space-size=512
 # The build id in every response's `version`: `docker build --build-arg GIT_COMMIT=$(git rev-parse --short=12 HEAD) .`
