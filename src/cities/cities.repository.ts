@@ -163,6 +163,14 @@ export class CitiesRepository {
     return Number(inserted.identifiers[0]?.id);
   }
 
+  /**
+   * A city that keeps an id given elsewhere (the original service's, by `import:original`). Both
+   * databases move their id sequence past it, so cities made later get higher ids.
+   */
+  async insertWithId(tx: Transaction, city: CityRecord): Promise<void> {
+    await tx.insert(City, city);
+  }
+
   /** Writes every field of the record (the caller changed some of them). */
   async save(tx: Transaction, city: CityRecord): Promise<void> {
     const { id, ...fields } = city;

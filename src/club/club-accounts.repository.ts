@@ -30,9 +30,9 @@ export class ClubAccountsRepository {
     return row ? toCredentials(row) : null;
   }
 
-  /** Creates an account without a token; returns its id. */
-  async create(tx: Transaction, playerUuid: string, passwordHash: string, createdAt: Date): Promise<number> {
-    const inserted = await tx.insert(ClubAccount, { playerUuid, passwordHash, nickname: null, clubgroup: 'default', currentTokenId: null, createdAt });
+  /** Creates an account without a token; returns its id. The group is `default` but for imported accounts. */
+  async create(tx: Transaction, playerUuid: string, passwordHash: string, createdAt: Date, clubgroup: ClubGroup = 'default'): Promise<number> {
+    const inserted = await tx.insert(ClubAccount, { playerUuid, passwordHash, nickname: null, clubgroup, currentTokenId: null, createdAt });
     return inserted.identifiers[0]?.id as number;
   }
 

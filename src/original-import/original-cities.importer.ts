@@ -9,7 +9,6 @@ import { checkCityNameKana, nameKey } from '../cities/city-name';
 import { PlayersRepository } from '../players/players.repository';
 import { blockCount, boundingBox, regionsOverlap } from '../cities/geometry';
 import { ImportReport } from './import-report';
-import { OriginalImportRepository } from './original-import.repository';
 import { sourceIdOf, cornersOf, gameIdOf, instantOf, integerOf, optionalText, shapeProblem, SourceRow, text, UnreadableRow, uuidOf } from './original-mapping';
 import type { SourceReader } from './source-reader';
 import { inTransactions, TargetSession } from './target-session';
@@ -42,7 +41,6 @@ export class OriginalCitiesImporter {
     private readonly cities: CitiesRepository,
     private readonly players: PlayersRepository,
     private readonly versions: DataVersions,
-    private readonly imports: OriginalImportRepository,
   ) {}
 
   async import(run: Run, onProgress: (rows: number) => void): Promise<void> {
@@ -127,7 +125,7 @@ export class OriginalCitiesImporter {
       }
       await this.players.createIfAbsent(tx, city.ownerUuid, ownerName, city.createdAt);
     }
-    await this.imports.insertCity(tx, city);
+    await this.cities.insertWithId(tx, city);
     run.report.count(TABLE, 'imported');
     return true;
   }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CitiesRepository } from '../cities/cities.repository';
 import { CityRequestsRepository } from '../cities/city-requests.repository';
+import { ClubAccountsRepository } from '../club/club-accounts.repository';
 import { PasswordsService } from '../club/passwords.service';
 import { PlayersModule } from '../players/players.module';
 import { UsersModule } from '../users/users.module';
@@ -13,7 +14,7 @@ import { OriginalRequestsImporter } from './original-requests.importer';
 /** `import:original` (command line only): the original service's database into this one. */
 @Module({
   imports: [PlayersModule, UsersModule],
-  providers: [CitiesRepository, CityRequestsRepository, PasswordsService, OriginalImportRepository, OriginalCitiesImporter, OriginalRequestsImporter, OriginalPlayersImporter, OriginalImportService],
+  providers: [CitiesRepository, CityRequestsRepository, ClubAccountsRepository, PasswordsService, OriginalImportRepository, OriginalCitiesImporter, OriginalRequestsImporter, OriginalPlayersImporter, OriginalImportService],
   exports: [OriginalImportService],
 })
 export class OriginalImportModule {}

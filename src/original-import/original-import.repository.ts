@@ -2,9 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { datetimeParameter } from '../database/affected-rows';
 import { dateOf } from '../database/transformers';
 import type { Transaction } from '../database/unit-of-work';
-import { City } from '../cities/city.entity';
-import type { CityRecord } from '../cities/city.records';
-import { ClubAccount, ClubGroup } from '../club/club-account.entity';
+import type { ClubGroup } from '../club/club-account.entity';
 import type { AchievementDefinition } from '../users/achievements.repository';
 import { OriginalImportLink } from './original-import-link.entity';
 
@@ -23,9 +21,9 @@ const UNLOCK_SQL = 'SELECT unlocked_at AS unlockedAt FROM achievement_unlocks WH
 const PLAYER_SEEN_SQL = 'SELECT uuid FROM players WHERE uuid = ? AND last_login >= ?';
 
 /**
- * The writes and reads of the original-database import that no feature repository has: cities
- * with the original's ids, club accounts without a password, and the links that remember what
- * the import made of each row. Everything runs in the caller's transaction.
+ * The import's own table (the links that remember what the import made of each row) and the reads
+ * it compares a second run with. Cities, accounts, players and achievements are written through
+ * their features' repositories. Everything runs in the caller's transaction.
  */
 @Injectable()
 export class OriginalImportRepository {
@@ -38,19 +36,9 @@ export class OriginalImportRepository {
     await tx.insert(OriginalImportLink, { sourceTable: table, sourceId, targetId, importedState, createdAt: new Date() });
   }
 
-  /** A city with the original's id (the database's sequence moves past it: later cities get higher ids). */
-  async insertCity(tx: Transaction, city: CityRecord): Promise<void> {
-    await tx.insert(City, city);
-  }
-
   async getAccount(tx: Transaction, playerUuid: string): Promise<ImportedAccount | undefined> {
     const [row] = await tx.query<Array<{ id: number | string; passwordHash: string; nickname: string | null; clubgroup: ClubGroup }>>(ACCOUNT_SQL, [playerUuid]);
     return row ? { ...row, id: Number(row.id) } : undefined;
-  }
-
-  async insertAccount(tx: Transaction, playerUuid: string, passwordHash: string, clubgroup: ClubGroup, createdAt: Date): Promise<number> {
-    const inserted = await tx.insert(ClubAccount, { playerUuid, passwordHash, nickname: null, clubgroup, currentTokenId: null, createdAt });
-    return Number(inserted.identifiers[0]?.id);
   }
 
   async getAchievement(tx: Transaction, id: number): Promise<AchievementDefinition | undefined> {

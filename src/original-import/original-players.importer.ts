@@ -11,6 +11,7 @@ import { AchievementsRepository } from '../users/achievements.repository';
 import type { LoginInput } from '../users/login-batch';
 import { LoginsService } from '../users/logins.service';
 import type { Run } from './original-cities.importer';
+import { ClubAccountsRepository } from '../club/club-accounts.repository';
 import { OriginalImportRepository } from './original-import.repository';
 import { inTransactions } from './target-session';
 import { chatIdOf, sourceIdOf, flagOf, gameIdOf, instantOf, integerOf, optionalText, SourceRow, text, UnreadableRow, uuidOf } from './original-mapping';
@@ -56,6 +57,7 @@ export class OriginalPlayersImporter {
     private readonly achievements: AchievementsRepository,
     private readonly passwords: PasswordsService,
     private readonly imports: OriginalImportRepository,
+    private readonly accounts: ClubAccountsRepository,
   ) {}
 
   /** Login records: refused logins and those before the cutoff are skipped; addresses and GeoIP are not read at all. */
@@ -300,7 +302,7 @@ export class OriginalPlayersImporter {
       run.report.skip(table, account.id, `player ${account.uuid} has no login on or after the data cutoff`);
       return;
     }
-    const accountId = await this.imports.insertAccount(tx, account.uuid, hash, account.clubgroup, account.createdAt);
+    const accountId = await this.accounts.create(tx, account.uuid, hash, account.createdAt, account.clubgroup);
     await this.imports.saveLink(tx, table, String(account.id), accountId, `${account.clubgroup}:${digest(hash)}`);
     run.report.count(table, 'imported');
   }
