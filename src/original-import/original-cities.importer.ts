@@ -117,6 +117,9 @@ export class OriginalCitiesImporter {
       const city = { ...draft, id: existing.id };
       if (link || sameCity(existing, city)) {
         run.cities.set(sourceKey, existing.id);
+        if (existing.id !== sameId) {
+          run.report.renumber(TABLE, id ?? sourceKey, existing.id);
+        }
         if (!link) {
           await this.imports.saveLink(tx, TABLE, sourceKey, existing.id, 'imported');
         }
