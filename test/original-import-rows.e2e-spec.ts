@@ -116,6 +116,8 @@ describe('import:original: every row accounted for (e2e: a MariaDB source, the r
     await city(0, { name: 'Zero', namekana: 'ぜろ', corners: originalCorners(2000, 0, 10, true) });
     await city(30, { name: 'Far Away', namekana: 'とおい', corners: farCorners(1e300) });
     await city(31, { name: 'Too Far', namekana: 'とおすぎ', corners: farCorners(2 ** 53) });
+    // Inside the world, but 29,000,001² blocks: more than an INTEGER column holds.
+    await city(34, { name: 'Huge Area', namekana: 'ひろい', corners: farCorners(29_000_000) });
     // 70,000 characters: over what a MariaDB TEXT column holds, nothing special on SQLite (the original's may be longer texts).
     await source.query('ALTER TABLE cities MODIFY summary MEDIUMTEXT');
     await city(32, { name: 'Long Summary', namekana: 'ながい', corners: originalCorners(4000, 0, 10, true), summary: 'x'.repeat(70_000) });
@@ -234,6 +236,7 @@ describe('import:original: every row accounted for (e2e: a MariaDB source, the r
     const reasons = (table: string, id: number | string): string[] => real.problems.filter((entry) => entry.table === table && entry.id === id).map((entry) => entry.reason);
     expect(reasons('cities', 30)).toEqual([expect.stringMatching(/outside the world's bounds/)]);
     expect(reasons('cities', 31)).toEqual([expect.stringMatching(/outside the world's bounds/)]);
+    expect(reasons('cities', 34)).toEqual([expect.stringMatching(/more than a block count column holds/)]);
     const names = (await app.get<{ data: Array<{ name: string }> }>('/cities')).body.data.map((entry) => entry.name);
     expect(names).not.toContain('Far Away');
     expect(names).not.toContain('Too Far');
@@ -244,7 +247,7 @@ describe('import:original: every row accounted for (e2e: a MariaDB source, the r
       expect(reasons('cities', 32)).toEqual([]);
       expect(names).toContain('Long Summary');
     }
-    expect(real.tables.cities).toMatchObject({ read: 7, problems: mariadbTarget ? 4 : 3 });
+    expect(real.tables.cities).toMatchObject({ read: 8, problems: mariadbTarget ? 5 : 4 });
   });
 
   it('cities with ids <= 0 get new ids, reported with the mapping, and their requests follow them', async () => {

@@ -182,6 +182,10 @@ export class OriginalCitiesImporter {
       throw new UnreadableRow(`corners lie outside the world's bounds (±${MAX_COORDINATE}): such a city would block every later request`);
     }
     fitText(run.limits, 'corners', JSON.stringify(corners));
+    const blocks = Math.round(blockCount(corners));
+    if (blocks > MAX_TARGET_ID) {
+      throw new UnreadableRow(`the region covers ${blocks} blocks, more than a block count column holds`);
+    }
     const createdAt = instantOf(row.created_at, run.offset, 'created_at');
     const updatedAt = text(row.updated_at) === null ? createdAt : instantOf(row.updated_at, run.offset, 'updated_at');
     return {
@@ -199,7 +203,7 @@ export class OriginalCitiesImporter {
       remarks: fitText(run.limits, 'remarks', optionalText(row.remarks)),
       corners,
       // Computed from the corners: the original's blocknum went stale after area changes.
-      blockCount: Math.round(blockCount(corners)),
+      blockCount: blocks,
       ...boundingBox(corners),
       createdAt,
       updatedAt,

@@ -12,7 +12,7 @@ import { CityRequestsRepository } from '../cities/city-requests.repository';
 import { Conflict, CityRulesService } from '../cities/city-rules.service';
 import { blockCount, boundingBox, Point } from '../cities/geometry';
 import { PlayersRepository } from '../players/players.repository';
-import { fitText, Run, skippedOwner } from './import-run';
+import { fitText, MAX_TARGET_ID, Run, skippedOwner } from './import-run';
 import { OriginalImportRepository } from './original-import.repository';
 import { inTransactions } from './target-session';
 import { cornersInput, cornersOf, sourceIdOf, gameIdOf, instantOf, integerOf, optionalText, outsideWorld, requestStatusOf, SourceRow, text, UnreadableRow, uuidOf } from './original-mapping';
@@ -301,6 +301,10 @@ export class OriginalRequestsImporter {
     const corners: Point[] = changes.corners ?? [];
     if (outsideWorld(corners)) {
       run.report.skip(table, request.id, "corners lie outside the world's bounds: its city row can't hold them");
+      return false;
+    }
+    if ((changes.count ?? 0) > MAX_TARGET_ID) {
+      run.report.skip(table, request.id, `the region covers ${changes.count} blocks, more than its city row's block count holds`);
       return false;
     }
     if (!(await this.ensurePlayer(tx, request.requester.uuid, request.requester.mcid, request.createdAt))) {
