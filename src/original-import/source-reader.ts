@@ -19,7 +19,7 @@ export function describeSourceFailure(error: unknown, where: string): string {
   switch (code) {
     case 'ER_ACCESS_DENIED_ERROR':
     case 'ER_DBACCESS_DENIED_ERROR':
-      return `The source database at ${where} refused the user name or password: check the credentials in --from.`;
+      return `The source database at ${where} refused the user name or password: check the credentials (the user in --from; the password in ORIGINAL_DB_PASSWORD, --password-file or --from).`;
     case 'ER_BAD_DB_ERROR':
       return `The source server at ${where} has no such database: check the database name at the end of --from.`;
     case 'ECONNREFUSED':
