@@ -9,7 +9,8 @@ import { OriginalCitiesImporter } from './original-cities.importer';
 import { parseZoneOffset } from './original-mapping';
 import { OriginalPlayersImporter } from './original-players.importer';
 import { OriginalRequestsImporter } from './original-requests.importer';
-import { parseSourceUrl, SourceError, SourceReader } from './source-reader';
+import { SourceReader } from './source-reader';
+import { parseSourceUrl, SourceError } from './source-url';
 import type { TargetSession } from './target-session';
 
 /** Login records per transaction in a real run (the SQLite pacer adapts it down). */

@@ -1,4 +1,4 @@
-import { parseSourceUrl, scrub, secretSpellings, SourceError } from './source-reader';
+import { parseSourceUrl, scrub, secretSpellings, SourceError } from './source-url';
 
 describe('the source URL and its password', () => {
   const awkward = 'p/a@s#s:w?o%rd';

@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { DataSource } from 'typeorm';
 import { prepareForBulkImport } from '../../database/bulk-import';
 import { OriginalImportService } from '../../original-import/original-import.service';
-import { scrub, secretSpellings, SourceError } from '../../original-import/source-reader';
+import { scrub, secretSpellings, SourceError } from '../../original-import/source-url';
 import { CliError, CliOutput } from '../cli-output';
 import { PacerSettings, SqliteImportPacer } from '../sqlite-import-pacer';
 import { keepHeapSmall } from '../heap-keeper';
