@@ -4,31 +4,10 @@ import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { square } from './support/cities';
 import { createOriginalSource, originalCorners, OriginalSource, ORIGINAL_TABLES, OriginalTable } from './support/original-source';
+import type { ImportReportJson as Report, Problem } from '../src/original-import/import-report';
 import { runCli } from './support/run-cli';
 import { newPlayer, TestApp } from './support/test-app';
 
-interface Counts {
-  sourceRows: number;
-  read: number;
-  imported: number;
-  unchanged: number;
-  skipped: number;
-  excluded: number;
-  problems: number;
-}
-interface Problem {
-  table: string;
-  id: number | string | null;
-  reason: string;
-  skipped: boolean;
-}
-interface Report {
-  dryRun: boolean;
-  tables: Record<string, Counts>;
-  problems: Problem[];
-  requests: Array<{ table: string; id: number; requestId: number }>;
-  renumbered: Array<{ table: string; id: number | string; newId: number }>;
-}
 interface RequestView {
   id: number;
   type: string;

@@ -5,19 +5,11 @@ import { freePort } from './support/server-process';
 import { square } from './support/cities';
 import { TcpProxy } from './support/tcp-proxy';
 import { createOriginalSource, originalCorners, OriginalSource } from './support/original-source';
+import type { ImportReportJson as Report, TableCounts as Counts } from '../src/original-import/import-report';
 import { runCli } from './support/run-cli';
 import { newPlayer, TestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
 
-interface Counts {
-  sourceRows: number;
-  read: number;
-  imported: number;
-  unchanged: number;
-  skipped: number;
-  excluded: number;
-  problems: number;
-}
 
 /** A table's counts: every row read (= the source's COUNT(*)), skipped = excluded by a rule + problems. */
 const counts = (read: number, imported: number, unchanged: number, excluded: number, problems: number): Counts => ({
@@ -29,13 +21,6 @@ const counts = (read: number, imported: number, unchanged: number, excluded: num
   excluded,
   problems,
 });
-interface Report {
-  dryRun: boolean;
-  tables: Record<string, Counts>;
-  problems: Array<{ table: string; id: number | string | null; reason: string; skipped: boolean }>;
-  requests: Array<{ table: string; id: number; requestId: number }>;
-  renumbered: Array<{ table: string; id: number | string; newId: number }>;
-}
 
 const CUTOFF = '2018-03-20T00:00:00+09:00';
 
