@@ -45,7 +45,7 @@ export class ClubAccountsService {
       throw ApiError.conflict('club.accountExists');
     }
     await this.captcha.verify(input.recaptcha, ip);
-    const passwordHash = await this.passwords.hash(input.password);
+    const passwordHash = await this.passwords.hash(input.password, { account: key.playerUuid, address: ip });
     try {
       const issued = await this.unitOfWork.transaction(async (tx) => {
         await this.userKeys.spend(tx, key);
@@ -69,7 +69,9 @@ export class ClubAccountsService {
     return this.limited('sign-in', player?.uuid ?? input.username, ip, async () => {
       await this.captcha.verify(input.recaptcha, ip);
       const account = player ? await this.accounts.getCredentials(player.uuid) : null;
-      const valid = account ? await this.passwords.verify(account.passwordHash, input.password) : await this.passwords.verifyAgainstNothing(input.password);
+      // The hashing queue's share is by the same account key as the sign-in limits, and the address.
+      const caller = { account: player?.uuid ?? input.username, address: ip };
+      const valid = account ? await this.passwords.verify(account.passwordHash, input.password, caller) : await this.passwords.verifyAgainstNothing(input.password, caller);
       if (!account || !valid) {
         throw ApiError.unauthorized(WRONG_CREDENTIALS);
       }

@@ -13,7 +13,7 @@ import { RedisConnection } from './redis-connection';
 export type AttemptKind = 'sign-in' | 'register' | 'password-reset' | 'password-change' | 'account-delete';
 
 /** The rule that refused an attempt (SECURITY.md, "Sign-in limits"). */
-export type RefusalRule = 'account-address' | 'address' | 'account-slowdown';
+export type RefusalRule = 'account-address' | 'address' | 'account-slowdown' | 'account-sign-ins';
 
 /** Told of every refusal (the sign-in limits' e2e test listens). */
 export type RefusalListener = (rule: RefusalRule, kind: AttemptKind) => void;
@@ -35,6 +35,7 @@ const MESSAGES = {
   'account-address': 'limits.tooManyFailures',
   address: 'limits.tooManyFailures',
   'account-slowdown': 'limits.accountSlowedDown',
+  'account-sign-ins': 'limits.tooManySignIns',
 } as const satisfies Record<RefusalRule, Parameters<typeof rateLimited>[0]>;
 
 interface Attempt {
@@ -64,7 +65,10 @@ function flagPolicy(name: string): LimitPolicy {
  * (b) per address: 100 failures a day refuse the address 15 min at a time, except for an
  *     account that signed in successfully from that address within 30 days;
  * (c) per account, any address: from 20 failures in an hour each further attempt waits a delay
- *     (1 s, doubling, at most 15 min), reset by a success: a slowdown, never a lock.
+ *     (1 s, doubling, at most 15 min), reset by a success: a slowdown, never a lock;
+ * (d) per account, any address: at most SIGN_INS_PER_ACCOUNT_PER_HOUR password checks that
+ *     succeed in an hour. A place is taken before the password is checked and given
+ *     back unless it succeeds, so 70 correct sign-ins at once cannot all reach the hashing queue.
  * Counters live in Redis when REDIS_URL is set (shared by every instance), else in memory.
  * A refused caller gets 429 before any password, key or CAPTCHA is checked.
  */
@@ -77,12 +81,14 @@ export class BruteForceLimiter {
         addressBlock: RateLimiterAbstract;
         account: RateLimiterAbstract;
         slowdown: RateLimiterAbstract;
+        signIns: RateLimiterAbstract;
         known: KnownAddresses;
       }
     | undefined;
   private readonly seconds: { pairBlock: number; addressBlock: number; known: number; accountWindow: number; firstDelay: number; maxDelay: number };
   private readonly listeners: RefusalListener[] = [];
   private readonly logger = new Logger('BruteForce');
+  private readonly signInPolicy: LimitPolicy;
 
   constructor(
     config: AppConfig,
@@ -90,6 +96,7 @@ export class BruteForceLimiter {
     private readonly telemetry: Telemetry,
   ) {
     const scale = config.RATE_LIMIT_TIME_SCALE;
+    this.signInPolicy = { ...RATE_LIMITS.signInsPerAccount, points: config.SIGN_INS_PER_ACCOUNT_PER_HOUR };
     const scaled = (policy: LimitPolicy): LimitPolicy => ({ ...policy, durationSeconds: scaledSeconds(policy.durationSeconds, scale) });
     this.seconds = {
       pairBlock: scaledSeconds(SIGN_IN_REFUSALS.pairBlockSeconds, scale),
@@ -106,6 +113,7 @@ export class BruteForceLimiter {
         addressBlock: createLimiter(flagPolicy('rl:block:ip'), redis),
         account: createLimiter(scaled(RATE_LIMITS.failuresPerAccount), redis),
         slowdown: createLimiter(flagPolicy('rl:slow:acct'), redis),
+        signIns: createLimiter(scaled(this.signInPolicy), redis),
         known: new KnownAddresses(redis.client, 'rl:known', this.seconds.known),
       };
     }
@@ -128,10 +136,15 @@ export class BruteForceLimiter {
     }
     const subject: Attempt = { kind, account: account.toLowerCase(), ip, password: BUCKET[kind] === 'sign-in' };
     await this.assertAllowed(subject);
+    const signInTaken = subject.password && (await this.takeSignIn(subject));
     let result: T;
     try {
       result = await attempt();
     } catch (error) {
+      if (signInTaken) {
+        // Only a correct password counts in rule (d); failures have rules (a) to (c).
+        await this.settle(this.limiters.signIns.reward(subject.account, 1));
+      }
       if (error instanceof ApiError && error.getStatus() === 401) {
         await this.recordFailure(subject);
       }
@@ -190,6 +203,22 @@ export class BruteForceLimiter {
     }
     if (refusals.length > 0) {
       this.refuse(subject.kind, refusals.reduce((longest, refusal) => (refusal.msBeforeReset > longest.msBeforeReset ? refusal : longest)));
+    }
+  }
+
+  /** Rule (d): takes one of the account's sign-ins of the hour, or refuses (429) when none is left. */
+  private async takeSignIn(subject: Attempt): Promise<boolean> {
+    try {
+      await this.limiters!.signIns.consume(subject.account);
+      return true;
+    } catch (rejection) {
+      if (!isLimiterVerdict(rejection)) {
+        this.logger.error({ msg: 'brute-force limiter failed', err: rejection });
+        return false;
+      }
+      // A refused hit is no sign-in: it must not push the count further (the store counted it).
+      await this.settle(this.limiters!.signIns.reward(subject.account, 1));
+      this.refuse(subject.kind, { rule: 'account-sign-ins', limit: this.signInPolicy.points, msBeforeReset: rejection.msBeforeNext });
     }
   }
 

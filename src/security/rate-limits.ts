@@ -22,6 +22,8 @@ export const RATE_LIMITS = {
   failuresPerIpPerDay: { name: 'rl:fail:ip-day', points: 100, durationSeconds: 24 * 3600 },
   /** Failed password checks of one account, from any address: past this, attempts slow down. */
   failuresPerAccount: { name: 'rl:fail:acct', points: 20, durationSeconds: 3600 },
+  /** Correct-password checks of one account, from any address (points: SIGN_INS_PER_ACCOUNT_PER_HOUR). */
+  signInsPerAccount: { name: 'rl:signin:acct', points: 20, durationSeconds: 3600 },
 } as const satisfies Record<string, LimitPolicy>;
 
 /** How long the sign-in rules refuse, and the slowdown's delays. */

@@ -122,6 +122,11 @@ export const messages = {
     ja: 'このアカウントへのログイン失敗が続いているため、しばらく間隔を空けていただいています。{seconds} 秒後にもう一度お試しください。',
   },
   'limits.tooManyRequests': { en: 'Too many requests from this address. Try again in {seconds} s.', ja: 'アクセスが多すぎます。{seconds} 秒後にもう一度お試しください。' },
+  'limits.tooManySignIns': { en: 'Too many sign-ins to this account. Try again in {seconds} s.', ja: 'このアカウントへのログインが多すぎます。{seconds} 秒後にもう一度お試しください。' },
+  'limits.queueShare': {
+    en: 'Too many password checks from this account or address are already waiting. Try again in {seconds} s.',
+    ja: 'このアカウントまたは接続元からの処理がすでに多数待っています。{seconds} 秒後にもう一度お試しください。',
+  },
 
   // ── Club accounts ───────────────────────────────────────────────────────────────────────────
   'club.wrongCredentials': { en: 'The username or password is wrong.', ja: 'ユーザー名またはパスワードが間違っています。' },
