@@ -295,6 +295,23 @@ export class AppConfig {
   @Max(100_000)
   EVENTS_MAX_WAITERS = 1000;
 
+  /**
+   * Long-polls one API key may have waiting at once on this instance; past it: 429 with
+   * Retry-After, so one consumer cannot hold every place (several game servers: one key each).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  EVENTS_MAX_WAITERS_PER_KEY = 100;
+
+  /** The same for one client address. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  EVENTS_MAX_WAITERS_PER_ADDRESS = 100;
+
   /** The whole request (headers and body) must arrive within this (a client that trickles it is cut off with 408). */
   @Transform(toInt)
   @IsInt()
