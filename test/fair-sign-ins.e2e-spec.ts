@@ -5,10 +5,11 @@ import { expectError, HttpResult, registerClubUser, TestApp } from './support/te
 const PASSWORD = 'right-password-1';
 /**
  * The promise is under 1 s; the bound is generous because the test machine (and its MariaDB) is
- * shared: bench/sign-in-flood.js measures. With first come, first served a newcomer waited behind
- * 64 queued hashes (4.5 s at 70 ms each) or got 503, and the flood itself got 503s.
+ * shared, and the flood's client runs in this very process: bench/sign-in-flood.js measures.
+ * What fails the old first-come-first-served queue here is the 503s: 70 sign-ins at once filled
+ * its 64 places, so the flood itself and the newcomers behind it got 503.
  */
-const VICTIM_BOUND_MS = 3000;
+const VICTIM_BOUND_MS = 5000;
 const FLOOD = 70;
 
 function address(): string {
@@ -116,12 +117,13 @@ describe('fair password hashing under a sign-in flood (e2e)', () => {
     for (let more = signedIn; more < 20; more += 1) {
       expect((await signInAttacker()).status).toBe(200);
     }
-    // The hour's sign-ins are used up: refused before any password is checked, for an hour at most.
+    // The hour's sign-ins are used up: refused before any password is checked, for an hour (and at
+    // most a tenth more: the window slides in tenths) at most.
     const refused = await signInAttacker();
     expectError(refused, 429, 'rate_limited');
     expect(refused.body.message).toMatch(/Too many sign-ins to this account/);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3000);
-    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(3960);
     expect((await app.post('/club/token', { username: victim.mcid, password: PASSWORD, recaptcha: 'pass' })).status).toBe(200);
   });
 });
