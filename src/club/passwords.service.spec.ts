@@ -32,4 +32,16 @@ describe(`${PasswordsService.name} shares`, () => {
     expect(results.filter((outcome) => outcome === true)).toHaveLength(2);
     expect(results.filter((outcome) => outcome instanceof ShareExceededError)).toHaveLength(8);
   }, 30_000);
+
+  it('holds a reserved check\'s places until it is released, whatever it verifies in between', async () => {
+    const passwords = new PasswordsService(loadConfig({ RATE_LIMIT_ENABLED: 'true', PASSWORD_HASH_PLACES_PER_ACCOUNT: '1' }));
+    const hash = await passwords.hash('correct horse battery');
+    const check = passwords.reserve({ account: 'Someone', address: '192.0.2.3' });
+    expect(() => passwords.reserve({ account: 'someone', address: '192.0.2.4' })).toThrow(ShareExceededError);
+    await expect(check.verify(hash, 'correct horse battery')).resolves.toBe(true);
+    await expect(check.verifyAgainstNothing('anything at all')).resolves.toBe(false);
+    await expect(passwords.verify(hash, 'correct horse battery', { account: 'someone', address: '192.0.2.4' })).rejects.toBeInstanceOf(ShareExceededError);
+    check.release();
+    await expect(passwords.verify(hash, 'correct horse battery', { account: 'someone', address: '192.0.2.4' })).resolves.toBe(true);
+  }, 30_000);
 });

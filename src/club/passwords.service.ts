@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Injectable } from '@nestjs/common';
 import * as argon2 from 'argon2';
-import { FairQueue } from '../common/limits/fair-queue';
+import { FairQueue, type Reservation } from '../common/limits/fair-queue';
 import { AppConfig } from '../config/app-config';
 
 /**
@@ -44,28 +44,66 @@ export class PasswordsService {
     });
   }
 
+  /**
+   * Takes the caller's places in the hashing queue for a whole credential check, or refuses
+   * (429) at once: a flood's refused sign-ins then cost no CAPTCHA verification and no database
+   * read, and a place taken here cannot be lost to a race before the hash. Release it when done.
+   */
+  reserve(caller: HashCaller): PasswordCheck {
+    const reservation = this.queue.reserve(toKeys(caller));
+    return {
+      verify: (hash, password) => verifyIn(reservation, hash, password),
+      verifyAgainstNothing: async (password) => {
+        await verifyIn(reservation, await this.dummy(), password);
+        return false;
+      },
+      release: () => reservation.release(),
+    };
+  }
+
   /** `caller` undefined: the service's own work (the CLI), which takes no client's share. */
   hash(password: string, caller?: HashCaller): Promise<string> {
     return this.queue.run(toKeys(caller), () => argon2.hash(password, OPTIONS));
   }
 
   /** False for a wrong password or an unreadable hash; a full queue is an error (503 or 429), not a wrong password. */
-  verify(hash: string, password: string, caller?: HashCaller): Promise<boolean> {
-    return this.queue.run(toKeys(caller), async () => {
-      try {
-        return await argon2.verify(hash, password);
-      } catch {
-        return false;
-      }
-    });
+  async verify(hash: string, password: string, caller?: HashCaller): Promise<boolean> {
+    const reservation = this.queue.reserve(toKeys(caller));
+    try {
+      return await verifyIn(reservation, hash, password);
+    } finally {
+      reservation.release();
+    }
   }
 
   /** Spends the same work as a real check, so an unknown user cannot be told apart by timing. */
   async verifyAgainstNothing(password: string, caller?: HashCaller): Promise<false> {
-    this.dummyHash ??= argon2.hash('no account has this password', OPTIONS);
-    await this.verify(await this.dummyHash, password, caller);
+    await this.verify(await this.dummy(), password, caller);
     return false;
   }
+
+  private dummy(): Promise<string> {
+    this.dummyHash ??= argon2.hash('no account has this password', OPTIONS);
+    return this.dummyHash;
+  }
+}
+
+/** A credential check's places in the hashing queue (`PasswordsService.reserve`). */
+export interface PasswordCheck {
+  verify(hash: string, password: string): Promise<boolean>;
+  /** The same work as a real check, for an account that does not exist. */
+  verifyAgainstNothing(password: string): Promise<false>;
+  release(): void;
+}
+
+function verifyIn(reservation: Reservation, hash: string, password: string): Promise<boolean> {
+  return reservation.run(async () => {
+    try {
+      return await argon2.verify(hash, password);
+    } catch {
+      return false;
+    }
+  });
 }
 
 function toKeys(caller: HashCaller | undefined): { account: string; address: string } | undefined {

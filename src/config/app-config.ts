@@ -209,8 +209,9 @@ export class AppConfig {
   PASSWORD_HASH_QUEUE_LIMIT = 64;
 
   /**
-   * Places in the password hashing queue (running or waiting) one account may hold at once; one
-   * more gets 429 with Retry-After while other callers still get in. With RATE_LIMIT_ENABLED only.
+   * Places in the password hashing queue one account's credential checks may hold at once (a
+   * sign-in holds one from its start to the end of its hash); one more gets 429 with Retry-After
+   * while other callers still get in. With RATE_LIMIT_ENABLED only.
    */
   @Transform(toInt)
   @IsInt()

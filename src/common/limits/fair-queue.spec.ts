@@ -58,6 +58,20 @@ describe(FairQueue.name, () => {
     expect(fair.placesHeld('address', 'x')).toBe(0);
   });
 
+  it('holds a reservation\'s places from reserve to release, before and after its work runs', async () => {
+    const fair = queue({ shares: { account: 1 } });
+    const reservation = fair.reserve({ account: 'a', address: 'x' });
+    expect(() => fair.reserve({ account: 'a', address: 'y' })).toThrow(ShareExceededError);
+    expect(() => fair.reserve({ account: 'b', address: 'x' }).release()).not.toThrow();
+    await expect(reservation.run(() => Promise.resolve('ran'))).resolves.toBe('ran');
+    // Still held after the work: the caller may have more to do before it is done.
+    expect(fair.placesHeld('account', 'a')).toBe(1);
+    reservation.release();
+    reservation.release();
+    expect(fair.placesHeld('account', 'a')).toBe(0);
+    expect(() => fair.reserve({ account: 'a', address: 'y' }).release()).not.toThrow();
+  });
+
   it('refuses past maxWaiting in total with QueueFullError (503), whoever asks', async () => {
     const fair = queue({ maxWaiting: 2 });
     const blocker = gate();

@@ -43,8 +43,14 @@ export interface FairQueueOptions {
 }
 
 interface Waiter {
-  readonly keys: readonly string[];
   readonly start: () => void;
+}
+
+/** A caller's places in the queue, held from `reserve` until `release` (once; later calls do nothing). */
+export interface Reservation {
+  /** Runs `work` in the caller's turn; may be called more than once while the places are held. */
+  run<T>(work: () => Promise<T>): Promise<T>;
+  release(): void;
 }
 
 /** A caller with no keys (work the service does for itself, such as the CLI's): never limited by a share. */
@@ -84,9 +90,33 @@ export class FairQueue {
     return this.waitingCount;
   }
 
-  /** Places held now by one key (for tests and diagnostics). */
+  /** Places held now by one key (for tests and diagnostics): reserved, waiting or running. */
   placesHeld(kind: string, value: string): number {
     return this.held.get(placeKey(kind, value)) ?? 0;
+  }
+
+  /**
+   * Takes the caller's places now and keeps them until `release`: a caller at its share learns it
+   * before the work that precedes the queue (a CAPTCHA check, a database read) is spent on it, and
+   * a place cannot be lost to a race between that work and the queue. Throws ShareExceededError.
+   * `caller` undefined: the service's own work, with no share.
+   */
+  reserve(caller: CallerKeys | undefined): Reservation {
+    const keys = caller ? this.admit(caller) : [];
+    for (const key of keys) {
+      this.held.set(key, (this.held.get(key) ?? 0) + 1);
+    }
+    const turn = caller?.[this.options.turnBy] ?? INTERNAL_TURN;
+    let released = false;
+    return {
+      run: (work) => this.runInTurn(turn, work),
+      release: () => {
+        if (!released) {
+          released = true;
+          this.giveBack(keys);
+        }
+      },
+    };
   }
 
   /**
@@ -95,26 +125,30 @@ export class FairQueue {
    * before anything waits. `caller` undefined: the service's own work, with no share.
    */
   async run<T>(caller: CallerKeys | undefined, work: () => Promise<T>): Promise<T> {
-    const keys = caller ? this.admit(caller) : [];
+    const reservation = this.reserve(caller);
+    try {
+      return await reservation.run(work);
+    } finally {
+      reservation.release();
+    }
+  }
+
+  private async runInTurn<T>(turn: string, work: () => Promise<T>): Promise<T> {
     if (this.running >= this.options.slots && this.waitingCount >= this.options.maxWaiting) {
       throw new QueueFullError(this.options.name, this.options.maxWaiting);
-    }
-    const turn = caller?.[this.options.turnBy] ?? INTERNAL_TURN;
-    for (const key of keys) {
-      this.held.set(key, (this.held.get(key) ?? 0) + 1);
     }
     if (this.running < this.options.slots && this.waitingCount === 0) {
       this.running += 1;
     } else {
       this.waitingCount += 1;
-      await new Promise<void>((start) => this.enqueue(turn, { keys, start }));
+      await new Promise<void>((start) => this.enqueue(turn, { start }));
     }
     const started = Date.now();
     try {
       return await work();
     } finally {
       this.workMs += (Date.now() - started - this.workMs) * ESTIMATE_WEIGHT;
-      this.release(keys);
+      this.passSlot();
     }
   }
 
@@ -141,7 +175,7 @@ export class FairQueue {
     }
   }
 
-  private release(keys: readonly string[]): void {
+  private giveBack(keys: readonly string[]): void {
     for (const key of keys) {
       const count = (this.held.get(key) ?? 1) - 1;
       if (count > 0) {
@@ -150,6 +184,9 @@ export class FairQueue {
         this.held.delete(key);
       }
     }
+  }
+
+  private passSlot(): void {
     const next = this.nextInTurn();
     if (next) {
       // The slot passes straight to the next caller: `running` stays the same.
