@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Other users' sign-ins while one registered user at one address keeps 70 sign-ins in flight
-// (issue 25, "Fair hashing"; docs/reliability.md, "Fair queues").
+// (docs/reliability.md, "Fair shares").
 //   npm run build && node bench/sign-in-flood.js [--seconds 10] [--flood 70] [--every-ms 500]
 // Starts dist/main.js on a temporary SQLite file (rate limits on, the client address taken from
 // X-Forwarded-For), registers one flooder and ten other users, then for each setting below:

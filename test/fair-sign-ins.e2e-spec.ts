@@ -22,9 +22,9 @@ interface Timed {
 }
 
 /**
- * One registered user at one address keeps 70 sign-ins in flight (each answer is followed at once
- * by another) until `done`; meanwhile other users sign in from their own addresses, one after the
- * other, and each is timed (docs/reliability.md, "Fair queues").
+ * One registered user at one address keeps 70 sign-ins in flight (each answer is followed by
+ * another) until the others are done; meanwhile other users sign in from their own addresses, one
+ * after the other, and each is timed (docs/reliability.md, "Fair shares").
  */
 async function flood(app: TestApp, attacker: { mcid: string }, victims: Array<{ mcid: string }>): Promise<{ flood: HttpResult[]; victims: Timed[] }> {
   const attackerAddress = address();

@@ -19,7 +19,7 @@ const OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, paralle
  */
 const CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);
 
-/** Who asks for a hash: the account it is for and the client's address (docs/reliability.md, "Fair queues"). */
+/** Who asks for a hash: the account it is for and the client's address (docs/reliability.md, "Fair shares"). */
 export interface HashCaller {
   account: string;
   address: string;

@@ -56,7 +56,7 @@ interface Refusal {
 
 /**
  * Brute-force protection for every credential check (sign-in, register, password reset, change
- * and account deletion), in three rules (SECURITY.md):
+ * and account deletion), in four rules (SECURITY.md):
  * (a) per (account, address): 10 failures in 15 min refuse that pair for 15 min;
  * (b) per address: 100 failures a day refuse the address 15 min at a time, except for an
  *     account that signed in successfully from that address within 30 days;

@@ -9,7 +9,7 @@ export type CallerKeys = Readonly<Record<string, string>>;
 /**
  * A caller already holds its share of the queue's places (running or waiting) for one of its
  * keys: it is told to come back (429 with `Retry-After`) while other callers still get in
- * (docs/reliability.md, "Fair queues").
+ * (docs/reliability.md, "Fair shares").
  */
 export class ShareExceededError extends Error {
   override readonly name = 'ShareExceededError';
@@ -65,7 +65,7 @@ const ESTIMATE_WEIGHT = 0.2;
  * and whoever comes next from another address is served after at most one piece of its work.
  *
  * Turns: each value of the `turnBy` key has its own line; a free slot goes to the head of the
- * next line in a round (deficit-free round-robin: every piece of work costs about the same).
+ * next line in a round (plain round-robin: every piece of work costs about the same).
  * Pure: no timers, no I/O; the caller decides what a share refusal means to a client.
  */
 export class FairQueue {
@@ -73,7 +73,7 @@ export class FairQueue {
   private waitingCount = 0;
   /** Lines of waiting callers by turn key; the Map's order is the order of turns. */
   private readonly lines = new Map<string, Waiter[]>();
-  /** Places held (running or waiting) by each `kind:value` key. */
+  /** Places held (reserved, waiting or running) by each `kind:value` key. */
   private readonly held = new Map<string, number>();
   private workMs: number;
 
