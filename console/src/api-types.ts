@@ -1870,6 +1870,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description This API key or address already has its share of long-polls waiting on this instance (EVENTS_MAX_WAITERS_PER_KEY, EVENTS_MAX_WAITERS_PER_ADDRESS); Retry-After says when to ask again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Every long-poll place of this instance is taken (EVENTS_MAX_WAITERS); Retry-After: 1. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
         };
     };
     WebhooksController_list: {
@@ -2367,6 +2385,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDoc"];
                 };
             };
+            /** @description Too many failed attempts, sign-ins of this account in the hour, or password checks of this account or address already waiting; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
             /** @description The CAPTCHA provider or the database is unreachable. */
             503: {
                 headers: {
@@ -2411,6 +2438,15 @@ export interface operations {
             };
             /** @description Wrong username or password (the same answer for an unknown user). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Too many failed attempts, sign-ins of this account in the hour, or password checks of this account or address already waiting; Retry-After says when to try again. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2471,6 +2507,15 @@ export interface operations {
             };
             /** @description The player already has an account. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Too many failed attempts, sign-ins of this account in the hour, or password checks of this account or address already waiting; Retry-After says when to try again. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -41,7 +41,7 @@ export class AccountRecoveryService {
         throw ApiError.notFound('club.noAccountForKey');
       }
       await this.captcha.verify(input.recaptcha, ip);
-      const passwordHash = await this.passwords.hash(input.password);
+      const passwordHash = await this.passwords.hash(input.password, { account: key.playerUuid, address: ip });
       const token = await this.unitOfWork.transaction(async (tx) => {
         // Read again inside the transaction: the account may have been deleted since (404, key unspent).
         if (!(await this.accounts.lockExisting(tx, account.id))) {
@@ -63,7 +63,7 @@ export class AccountRecoveryService {
   changePassword(session: ClubSession, input: PasswordChangeDto, ip: string): Promise<IssuedToken> {
     return this.limited('password-change', session.playerUuid, ip, async () => {
       const accountId = await this.checkPassword(session, input.password, input.recaptcha, ip);
-      const passwordHash = await this.passwords.hash(input.newPassword);
+      const passwordHash = await this.passwords.hash(input.newPassword, { account: session.playerUuid, address: ip });
       return this.unitOfWork.transaction(async (tx) => {
         if (!(await this.accounts.lockExisting(tx, accountId))) {
           throw ApiError.unauthorized(TOKEN_GONE);
@@ -92,7 +92,7 @@ export class AccountRecoveryService {
   private async checkPassword(session: ClubSession, password: string, recaptcha: string, ip: string): Promise<number> {
     await this.captcha.verify(recaptcha, ip);
     const account = await this.accounts.getCredentials(session.playerUuid);
-    if (!account || account.id !== session.accountId || !(await this.passwords.verify(account.passwordHash, password))) {
+    if (!account || account.id !== session.accountId || !(await this.passwords.verify(account.passwordHash, password, { account: session.playerUuid, address: ip }))) {
       throw ApiError.unauthorized(WRONG_PASSWORD);
     }
     return account.id;

@@ -8,12 +8,12 @@ import { PlayersService } from '../players/players.service';
 import { AttemptKind, BruteForceLimiter } from '../security/brute-force.limiter';
 import { UserKeysService } from '../user-keys/user-keys.service';
 import type { ClubGroup } from './club-account.entity';
-import { ClubAccountsRepository } from './club-accounts.repository';
+import { type AccountCredentials, ClubAccountsRepository } from './club-accounts.repository';
 import type { ClubSession } from './club-session';
 import { ClubTokensService, IssuedToken } from './club-tokens.service';
 import { NicknameDto, RegisterDto, SignInDto } from './dto/club.dto';
 import { cleanNickname } from './nickname';
-import { PasswordsService } from './passwords.service';
+import { type HashCaller, PasswordsService } from './passwords.service';
 
 const WRONG_CREDENTIALS = 'club.wrongCredentials';
 
@@ -45,7 +45,7 @@ export class ClubAccountsService {
       throw ApiError.conflict('club.accountExists');
     }
     await this.captcha.verify(input.recaptcha, ip);
-    const passwordHash = await this.passwords.hash(input.password);
+    const passwordHash = await this.passwords.hash(input.password, { account: key.playerUuid, address: ip });
     try {
       const issued = await this.unitOfWork.transaction(async (tx) => {
         await this.userKeys.spend(tx, key);
@@ -66,11 +66,11 @@ export class ClubAccountsService {
   async signIn(input: SignInDto, ip: string): Promise<IssuedToken> {
     const player = UUID_PATTERN.test(input.username) ? await this.players.findByUuid(input.username) : await this.players.findByMcid(input.username);
     // Keyed by the player, so the game id and the uuid of one account share a counter; unknown names count too.
-    return this.limited('sign-in', player?.uuid ?? input.username, ip, async () => {
-      await this.captcha.verify(input.recaptcha, ip);
-      const account = player ? await this.accounts.getCredentials(player.uuid) : null;
-      const valid = account ? await this.passwords.verify(account.passwordHash, input.password) : await this.passwords.verifyAgainstNothing(input.password);
-      if (!account || !valid) {
+    // The hashing queue's share is by the same account key as the sign-in limits, and the address.
+    const caller = { account: player?.uuid ?? input.username, address: ip };
+    return this.limited('sign-in', caller.account, ip, async () => {
+      const account = await this.checkCredentials(player?.uuid, input, ip, caller);
+      if (!account) {
         throw ApiError.unauthorized(WRONG_CREDENTIALS);
       }
       return this.unitOfWork.transaction(async (tx) => {
@@ -81,6 +81,26 @@ export class ClubAccountsService {
         return this.tokens.issue(tx, account.id);
       });
     });
+  }
+
+  /**
+   * The CAPTCHA, then the password: the account when it is right, null otherwise (the same work
+   * for an unknown player). The caller's places in the hashing queue are taken first and held
+   * throughout, so a caller past its share costs no CAPTCHA verification and no database read.
+   */
+  private async checkCredentials(playerUuid: string | undefined, input: SignInDto, ip: string, caller: HashCaller): Promise<AccountCredentials | null> {
+    const check = this.passwords.reserve(caller);
+    try {
+      await this.captcha.verify(input.recaptcha, ip);
+      const account = playerUuid ? await this.accounts.getCredentials(playerUuid) : null;
+      if (!account) {
+        await check.verifyAgainstNothing(input.password);
+        return null;
+      }
+      return (await check.verify(account.passwordHash, input.password)) ? account : null;
+    } finally {
+      check.release();
+    }
   }
 
   private limited<T>(kind: AttemptKind, account: string, ip: string, attempt: () => Promise<T>): Promise<T> {

@@ -24,6 +24,8 @@ const captchaErrors: Array<[number, string]> = [
   [400, 'Invalid parameters, or captcha_failed when the CAPTCHA was rejected.'],
   [503, 'The CAPTCHA provider or the database is unreachable.'],
 ];
+/** The sign-in limits and the hashing queue's shares (SECURITY.md, "Limits"). */
+const tooMany: [number, string] = [429, 'Too many failed attempts, sign-ins of this account in the hour, or password checks of this account or address already waiting; Retry-After says when to try again.'];
 
 @ApiTags('club')
 @Controller('club')
@@ -46,7 +48,7 @@ export class ClubController {
   @ApiOperation({ summary: 'Sign in: check username and password, issue a user token', description: 'POST /club/token does the same and keeps the password out of URLs.' })
   @ApiInput(SignInDto, 'query')
   @ApiEnvelope(200, 'Signed in.', TokenResponseDoc)
-  @ApiErrors(...captchaErrors, [401, 'Wrong username or password (the same answer for an unknown user).'])
+  @ApiErrors(...captchaErrors, [401, 'Wrong username or password (the same answer for an unknown user).'], tooMany)
   signInWithQuery(@Input() input: SignInDto, @ClientIp() ip: string): Promise<IssuedToken> {
     return this.accounts.signIn(input, ip);
   }
@@ -56,7 +58,7 @@ export class ClubController {
   @ApiOperation({ summary: 'Sign in with the credentials in the body' })
   @ApiInput(SignInDto, 'body')
   @ApiEnvelope(200, 'Signed in.', TokenResponseDoc)
-  @ApiErrors(...captchaErrors, [401, 'Wrong username or password (the same answer for an unknown user).'])
+  @ApiErrors(...captchaErrors, [401, 'Wrong username or password (the same answer for an unknown user).'], tooMany)
   signInWithBody(@Input() input: SignInDto, @ClientIp() ip: string): Promise<IssuedToken> {
     return this.accounts.signIn(input, ip);
   }
@@ -65,7 +67,7 @@ export class ClubController {
   @ApiOperation({ summary: "Register the user key's player and issue a user token" })
   @ApiInput(RegisterDto, 'body')
   @ApiEnvelope(201, 'Registered and signed in.', TokenResponseDoc)
-  @ApiErrors(...captchaErrors, [401, 'User key missing, invalid, expired or already used.'], [409, 'The player already has an account.'])
+  @ApiErrors(...captchaErrors, [401, 'User key missing, invalid, expired or already used.'], [409, 'The player already has an account.'], tooMany)
   register(@Input() input: RegisterDto, @ClientIp() ip: string): Promise<IssuedToken> {
     return this.accounts.register(input, ip);
   }

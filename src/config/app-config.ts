@@ -209,6 +209,34 @@ export class AppConfig {
   PASSWORD_HASH_QUEUE_LIMIT = 64;
 
   /**
+   * Places in the password hashing queue one account's credential checks may hold at once (a
+   * sign-in holds one from its start to the end of its hash); one more gets 429 with Retry-After
+   * while other callers still get in. With RATE_LIMIT_ENABLED only.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  PASSWORD_HASH_PLACES_PER_ACCOUNT = 2;
+
+  /** The same for one client address (a few people behind one shared address sign in at once). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  PASSWORD_HASH_PLACES_PER_ADDRESS = 8;
+
+  /**
+   * Correct-password checks (sign-ins, password changes, deletions) one account may pass in an
+   * hour, from any address: a person signs in a few times an hour. With RATE_LIMIT_ENABLED only.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  SIGN_INS_PER_ACCOUNT_PER_HOUR = 20;
+
+  /**
    * The ban-list run's circuit breaker (docs/reliability.md): this many upstream timeouts in a
    * row stop the run; the players not yet fetched keep their data and count as failed.
    */
@@ -267,6 +295,23 @@ export class AppConfig {
   @Min(1)
   @Max(100_000)
   EVENTS_MAX_WAITERS = 1000;
+
+  /**
+   * Long-polls one API key may have waiting at once on this instance; past it: 429 with
+   * Retry-After, so one consumer cannot hold every place (several game servers: one key each).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  EVENTS_MAX_WAITERS_PER_KEY = 100;
+
+  /** The same for one client address. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  EVENTS_MAX_WAITERS_PER_ADDRESS = 100;
 
   /** The whole request (headers and body) must arrive within this (a client that trickles it is cut off with 408). */
   @Transform(toInt)

@@ -4,8 +4,8 @@ import { AppConfig } from '../config/app-config';
 import { EventNotifier } from './event-notifier';
 import type { EventsRepository } from './events.repository';
 
-function notifierWith(lastEventId: () => Promise<number>, maxWaiters = 1000): EventNotifier {
-  const config = Object.assign(new AppConfig(), { EVENTS_MAX_WAITERS: maxWaiters });
+function notifierWith(lastEventId: () => Promise<number>, maxWaiters = 1000, shares: Partial<AppConfig> = {}): EventNotifier {
+  const config = Object.assign(new AppConfig(), { EVENTS_MAX_WAITERS: maxWaiters, ...shares });
   const dataSource = { subscribers: [] } as unknown as DataSource;
   return new EventNotifier(config, dataSource, { lastEventId } as unknown as EventsRepository);
 }
@@ -41,18 +41,41 @@ describe(EventNotifier.name, () => {
     await waiting;
   });
 
-  it('refuses a waiter past EVENTS_MAX_WAITERS with a 503 that says when to retry', async () => {
+  it('refuses a waiter past EVENTS_MAX_WAITERS with a 503 that says when to retry', () => {
     const notifier = notifierWith(() => Promise.resolve(0), 2);
-    const first = notifier.nextWake(5_000, 0);
-    const second = notifier.nextWake(5_000, 0);
-    const refusal = await notifier.nextWake(5_000, 0).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(refusal).toBeInstanceOf(ApiError);
-    expect((refusal as ApiError).getStatus()).toBe(503);
-    expect((refusal as ApiError).headers).toEqual({ 'Retry-After': '1' });
+    notifier.takePlace({ apiKey: 'key-1', address: '192.0.2.1' });
+    notifier.takePlace({ apiKey: 'key-2', address: '192.0.2.2' });
+    const refusal = catchError(() => notifier.takePlace({ apiKey: 'key-3', address: '192.0.2.3' }));
+    expect(refusal.getStatus()).toBe(503);
+    expect(refusal.headers).toEqual({ 'Retry-After': '1' });
     notifier.onModuleDestroy();
-    await Promise.all([first, second]);
+  });
+
+  it('refuses a waiter past its API key\'s or address\'s share with a 429, and gives the place back on release', () => {
+    const notifier = notifierWith(() => Promise.resolve(0), 1000, { EVENTS_MAX_WAITERS_PER_KEY: 2, EVENTS_MAX_WAITERS_PER_ADDRESS: 3 });
+    const release = notifier.takePlace({ apiKey: 'key-1', address: '192.0.2.1' });
+    notifier.takePlace({ apiKey: 'key-1', address: '192.0.2.2' });
+    const byKey = catchError(() => notifier.takePlace({ apiKey: 'key-1', address: '192.0.2.3' }));
+    expect(byKey.getStatus()).toBe(429);
+    expect(byKey.headers).toEqual({ 'Retry-After': '5' });
+    expect(byKey.message).toMatch(/API key already has 2 long-polls/);
+    notifier.takePlace({ apiKey: 'key-2', address: '192.0.2.1' });
+    notifier.takePlace({ apiKey: 'key-3', address: '192.0.2.1' });
+    expect(catchError(() => notifier.takePlace({ apiKey: 'key-4', address: '192.0.2.1' })).message).toMatch(/address already has 3/);
+    release();
+    expect(() => notifier.takePlace({ apiKey: 'key-1', address: '192.0.2.9' })).not.toThrow();
+    notifier.onModuleDestroy();
   });
 });
+
+function catchError(action: () => unknown): ApiError {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof ApiError) {
+      return error;
+    }
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}

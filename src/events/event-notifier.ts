@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
+import { PlaceShares } from '../common/limits/place-shares';
 import { withDeadline } from '../common/timing/deadline';
 import { AppConfig } from '../config/app-config';
 import { EventsRepository } from './events.repository';
@@ -19,6 +21,17 @@ const POLL_WITH_REDIS_MS = 1000;
 const SUBSCRIBER_CHECK_MS = 5000;
 /** A refused long-poll (too many waiters) may try again after this many seconds. */
 const WAITERS_RETRY_AFTER_SECONDS = 1;
+/**
+ * A consumer at its share of long-polls may try again after this many seconds: one of its own
+ * waits must end first, and they last up to 30 s; sooner would only spin.
+ */
+const SHARE_RETRY_AFTER_SECONDS = 5;
+
+/** Who holds a long-poll's place: the API key (its id) and the client address. */
+export interface WaiterHolder {
+  apiKey: string;
+  address: string;
+}
 
 type Listener = () => void;
 
@@ -36,6 +49,8 @@ export class EventNotifier implements EntitySubscriberInterface, OnModuleDestroy
   /** Each waiter with the id it has seen up to: it wants any event above it. */
   private readonly waiters = new Map<Listener, number>();
   private readonly listeners = new Set<Listener>();
+  /** Long-polls' places: in total, and per API key and per address (docs/reliability.md, "Fair shares"). */
+  private readonly places: PlaceShares;
   private readonly publisher: Redis | undefined;
   private readonly subscriber: Redis | undefined;
   private poller: NodeJS.Timeout | undefined;
@@ -52,6 +67,7 @@ export class EventNotifier implements EntitySubscriberInterface, OnModuleDestroy
     private readonly repository: EventsRepository,
   ) {
     dataSource.subscribers.push(this);
+    this.places = new PlaceShares({ apiKey: config.EVENTS_MAX_WAITERS_PER_KEY, address: config.EVENTS_MAX_WAITERS_PER_ADDRESS }, config.EVENTS_MAX_WAITERS);
     if (config.REDIS_URL) {
       // Every command answers or fails within REDIS_COMMAND_TIMEOUT_MS (docs/reliability.md); a
       // notification that is lost meanwhile is caught by the poll below.
@@ -123,16 +139,32 @@ export class EventNotifier implements EntitySubscriberInterface, OnModuleDestroy
   }
 
   /**
+   * A place for one long-poll, held until it answers (call the returned release). Each waiter
+   * holds a connection and a timer: past the total, 503 rather than grow; past the share of its
+   * API key or address, 429, so that one consumer cannot lock the others out.
+   */
+  takePlace(holder: WaiterHolder): () => void {
+    const place = this.places.take({ apiKey: holder.apiKey, address: holder.address });
+    if (place.ok) {
+      return place.release;
+    }
+    if (place.reason === 'total') {
+      throw ApiError.unavailable('events.tooManyWaiters', WAITERS_RETRY_AFTER_SECONDS);
+    }
+    const message = place.keyKind === 'apiKey' ? 'events.tooManyWaitersForKey' : 'events.tooManyWaitersForAddress';
+    throw new ApiError(429, 'rate_limited', msg(message, { share: place.share, seconds: SHARE_RETRY_AFTER_SECONDS }), undefined, {
+      'Retry-After': String(SHARE_RETRY_AFTER_SECONDS),
+    });
+  }
+
+  /**
    * Resolves at the next wake-up, after `timeoutMs`, or at once when the application is
-   * shutting down. The caller re-reads the feed: a wake-up is a hint, not a promise.
+   * shutting down. The caller re-reads the feed: a wake-up is a hint, not a promise. A long-poll
+   * takes its place (`takePlace`) before its first wait.
    */
   nextWake(timeoutMs: number, after: number): Promise<void> {
     if (this.closing || timeoutMs <= 0) {
       return Promise.resolve();
-    }
-    // Each waiter holds a connection and a timer: past the bound, refuse rather than grow.
-    if (this.waiters.size >= this.config.EVENTS_MAX_WAITERS) {
-      return Promise.reject(ApiError.unavailable('events.tooManyWaiters', WAITERS_RETRY_AFTER_SECONDS));
     }
     return new Promise((resolve) => {
       const done = (): void => {

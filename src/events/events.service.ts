@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { EventNotifier } from './event-notifier';
+import { EventNotifier, WaiterHolder } from './event-notifier';
 import type { EventType, EventView } from './event.types';
 import { EventsRepository } from './events.repository';
 import type { Transaction } from '../database/unit-of-work';
@@ -33,17 +33,24 @@ export class EventsService {
    * Events after `after`, oldest first. With `waitSeconds`, waits for the first one (woken by
    * the notifier), or answers empty after the wait or at once when the server shuts down.
    */
-  async feed(after: number, limit: number, waitSeconds: number): Promise<FeedPage> {
+  async feed(after: number, limit: number, waitSeconds: number, holder: WaiterHolder): Promise<FeedPage> {
     // The server closes a connection idle for HTTP_IDLE_TIMEOUT_MS: answer (empty) a second before
     // that, so a long wait is never cut off mid-request (docs/reliability.md).
     const deadline = Date.now() + Math.min(waitSeconds * 1000, this.config.HTTP_IDLE_TIMEOUT_MS - 1000);
-    for (;;) {
-      const data = await this.repository.eventsAfter(after, limit);
-      const remaining = deadline - Date.now();
-      if (data.length > 0 || remaining <= 0 || this.notifier.shuttingDown) {
-        return { data, next: data.length > 0 ? data[data.length - 1].id : after };
+    // Taken before the first wait and kept until the answer: a request that answers at once holds none.
+    let release: (() => void) | undefined;
+    try {
+      for (;;) {
+        const data = await this.repository.eventsAfter(after, limit);
+        const remaining = deadline - Date.now();
+        if (data.length > 0 || remaining <= 0 || this.notifier.shuttingDown) {
+          return { data, next: data.length > 0 ? data[data.length - 1].id : after };
+        }
+        release ??= this.notifier.takePlace(holder);
+        await this.notifier.nextWake(remaining, after);
       }
-      await this.notifier.nextWake(remaining, after);
+    } finally {
+      release?.();
     }
   }
 }

@@ -19,7 +19,7 @@ export function rateLimitHeaders(state: LimitState): Record<string, string> {
 }
 
 /** The 429 error envelope with `Retry-After` and the `RateLimit-*` headers. */
-export function rateLimited(message: 'limits.tooManyFailures' | 'limits.accountSlowedDown' | 'limits.tooManyRequests', state: LimitState): ApiError {
+export function rateLimited(message: 'limits.tooManyFailures' | 'limits.accountSlowedDown' | 'limits.tooManyRequests' | 'limits.tooManySignIns', state: LimitState): ApiError {
   const retryAfter = secondsUntil(state.msBeforeReset);
   return new ApiError(429, 'rate_limited', msg(message, { seconds: retryAfter }), undefined, {
     'Retry-After': String(retryAfter),

@@ -5,23 +5,29 @@
  * tests only; production refuses anything but 1.)
  */
 export interface LimitPolicy {
-  /** Redis key prefix (and memory-limiter name). */
+  /** Redis key prefix. */
   readonly name: string;
   /** Requests (or failures) allowed per window. */
   readonly points: number;
-  /** Window length in seconds, counted from the first hit in the window. */
+  /**
+   * Window length in seconds. The window slides (sliding-window.ts): no span of this length lets
+   * more than `points` through. Redis keys are hashes of buckets (renamed from the fixed
+   * windows' `rl:ip`, `rl:fail:*` strings, which are left to expire).
+   */
   readonly durationSeconds: number;
 }
 
 export const RATE_LIMITS = {
   /** Every request, per client address: generous enough for a busy club-site page or a proxy of a few players. */
-  perIp: { name: 'rl:ip', points: 600, durationSeconds: 60 },
+  perIp: { name: 'rl:req:ip', points: 600, durationSeconds: 60 },
   /** Failed sign-ins or registrations for one account from one address. */
-  failuresPerAccountAndIp: { name: 'rl:fail:acct-ip', points: 10, durationSeconds: 15 * 60 },
+  failuresPerAccountAndIp: { name: 'rl:fails:acct-ip', points: 10, durationSeconds: 15 * 60 },
   /** Failed sign-ins or registrations from one address, whatever the account. */
-  failuresPerIpPerDay: { name: 'rl:fail:ip-day', points: 100, durationSeconds: 24 * 3600 },
+  failuresPerIpPerDay: { name: 'rl:fails:ip-day', points: 100, durationSeconds: 24 * 3600 },
   /** Failed password checks of one account, from any address: past this, attempts slow down. */
-  failuresPerAccount: { name: 'rl:fail:acct', points: 20, durationSeconds: 3600 },
+  failuresPerAccount: { name: 'rl:fails:acct', points: 20, durationSeconds: 3600 },
+  /** Correct-password checks of one account, from any address (points: SIGN_INS_PER_ACCOUNT_PER_HOUR). */
+  signInsPerAccount: { name: 'rl:signins:acct', points: 20, durationSeconds: 3600 },
 } as const satisfies Record<string, LimitPolicy>;
 
 /** How long the sign-in rules refuse, and the slowdown's delays. */

@@ -59,7 +59,8 @@ describe('faults: Redis (rate limits and known addresses)', () => {
     await proxy?.stop();
   });
 
-  const counted = async (): Promise<number> => Number(await redis.get(`rl:ip:${ip}`));
+  // The per-address counter is a hash of buckets (a sliding window): its sum is the count.
+  const counted = async (): Promise<number> => Object.values(await redis.hgetall(`rl:req:ip:${ip}`)).reduce((sum, count) => sum + Number(count), 0);
 
   async function serve(): Promise<number[]> {
     const health = await app.get('/health', { headers: { 'x-forwarded-for': ip } });

@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { isDatabaseUnavailable } from '../../database/database-errors';
 import { QueueFullError } from '../limits/bounded-semaphore';
+import { ShareExceededError } from '../limits/fair-queue';
 import { ApiError, ErrorCode, ErrorDetail } from './api-error';
 import { type LocalizedText, msg, type PlainMessageKey } from './messages';
 
@@ -97,6 +98,10 @@ export function toErrorResponse(error: unknown, version: string): ErrorResponse 
     // A framework exception: its English is kept, the Japanese is its code's generic sentence.
     const code = codeFor(status);
     return build(status, code, { ...genericMessage(code), en: error.message });
+  }
+  if (error instanceof ShareExceededError) {
+    // This caller's own share of a fair queue is used up: a 429 for it alone, others still get in.
+    return build(429, 'rate_limited', msg('limits.queueShare', { seconds: error.retryAfterSeconds }), undefined, { 'Retry-After': String(error.retryAfterSeconds) });
   }
   if (error instanceof QueueFullError) {
     return build(503, 'service_unavailable', msg('server.busy'), undefined, { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) });

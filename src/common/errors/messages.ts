@@ -123,6 +123,11 @@ export const messages = {
     ja: 'このアカウントへのログイン失敗が続いているため、しばらく間隔を空けていただいています。{seconds} 秒後にもう一度お試しください。',
   },
   'limits.tooManyRequests': { en: 'Too many requests from this address. Try again in {seconds} s.', ja: 'アクセスが多すぎます。{seconds} 秒後にもう一度お試しください。' },
+  'limits.tooManySignIns': { en: 'Too many sign-ins to this account. Try again in {seconds} s.', ja: 'このアカウントへのログインが多すぎます。{seconds} 秒後にもう一度お試しください。' },
+  'limits.queueShare': {
+    en: 'Too many password checks from this account or address are already waiting. Try again in {seconds} s.',
+    ja: 'このアカウントまたは接続元からの処理がすでに多数待っています。{seconds} 秒後にもう一度お試しください。',
+  },
 
   // ── Club accounts ───────────────────────────────────────────────────────────────────────────
   'club.wrongCredentials': { en: 'The username or password is wrong.', ja: 'ユーザー名またはパスワードが間違っています。' },
@@ -221,6 +226,14 @@ export const messages = {
   // ── Events and webhooks ─────────────────────────────────────────────────────
   'validation.eventTypes': { en: '{field} must be a non-empty list of event types or ["*"]', ja: '{field}はイベントの種類のリスト、またはすべてを表す ["*"] で指定してください。' },
   'validation.deliveryId': { en: '{field} must be a delivery id (a UUID)', ja: '{field}は配信 ID（UUID 形式）で指定してください。' },
+  'events.tooManyWaitersForKey': {
+    en: 'This API key already has {share} long-polls waiting on this server; try again in {seconds} s (each game server should have a key of its own).',
+    ja: 'この API キーで待機中の接続が上限（{share} 件）に達しています。{seconds} 秒後にもう一度お試しください（ゲームサーバーごとに別のキーをお使いください）。',
+  },
+  'events.tooManyWaitersForAddress': {
+    en: 'This address already has {share} long-polls waiting on this server; try again in {seconds} s.',
+    ja: 'この接続元で待機中の接続が上限（{share} 件）に達しています。{seconds} 秒後にもう一度お試しください。',
+  },
   'events.tooManyWaiters': { en: 'Too many clients are waiting for events on this server; try again shortly.', ja: 'イベントを待っている接続が多すぎます。しばらくしてからもう一度お試しください。' },
   'webhooks.notFound': { en: 'There is no webhook {id}.', ja: 'ID {id} の Webhook はありません。' },
   'webhooks.deliveryNotFound': { en: 'Webhook {id} has no delivery {deliveryId}.', ja: 'Webhook {id} に配信 {deliveryId} はありません。' },

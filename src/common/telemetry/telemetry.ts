@@ -7,7 +7,7 @@ export type DatabaseErrorKind = 'unavailable' | 'deadlock' | 'query';
  * `requests`: the per-address request limit; the others: the rule of the sign-in limits that
  * refused (SECURITY.md, "Sign-in limits"). Plain labels, so a counter needs to know no rule.
  */
-export type RateLimitName = 'requests' | 'account-address' | 'address' | 'account-slowdown';
+export type RateLimitName = 'requests' | 'account-address' | 'address' | 'account-slowdown' | 'account-sign-ins';
 export type BanlistRunOutcome = 'finished' | 'stopped' | 'skipped' | 'failed';
 /** A 2xx, a failed attempt to retry, given up, or Discord's 429 (not an attempt). */
 export type WebhookDeliveryOutcome = 'delivered' | 'retry' | 'failed' | 'rate_limited';
@@ -44,7 +44,7 @@ export class Telemetry {
   /** 429 answers, by limit: `requests` (per address), or the sign-in rule: `account-address`, `address`, `account-slowdown`. */
   private readonly rateLimitRefusals = new Counter({
     name: 'rate_limit_refusals_total',
-    help: 'Requests refused with 429, by limit (requests, account-address, address, account-slowdown).',
+    help: 'Requests refused with 429, by limit (requests, account-address, address, account-slowdown, account-sign-ins).',
     labelNames: ['limit'] as const,
     registers: [this.registry],
   });
@@ -71,7 +71,7 @@ export class Telemetry {
   constructor() {
     // Known label values start at 0, so a dashboard sees the series before the first event.
     (['unavailable', 'deadlock', 'query'] satisfies DatabaseErrorKind[]).forEach((kind) => this.databaseErrors.inc({ kind }, 0));
-    (['requests', 'account-address', 'address', 'account-slowdown'] satisfies RateLimitName[]).forEach((limit) => this.rateLimitRefusals.inc({ limit }, 0));
+    (['requests', 'account-address', 'address', 'account-slowdown', 'account-sign-ins'] satisfies RateLimitName[]).forEach((limit) => this.rateLimitRefusals.inc({ limit }, 0));
     (['finished', 'stopped', 'skipped', 'failed'] satisfies BanlistRunOutcome[]).forEach((outcome) => this.banlistRuns.inc({ outcome }, 0));
     (['delivered', 'retry', 'failed', 'rate_limited'] satisfies WebhookDeliveryOutcome[]).forEach((outcome) => this.webhookDeliveries.inc({ outcome }, 0));
   }
