@@ -1,37 +1,15 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsInt, Max, Min, ValidateBy } from 'class-validator';
+import { fitsTimeColumn, INT_COLUMN_MAX } from '../column-limits';
 
-/**
- * The largest value an `integer` column holds on both databases: MariaDB's INT is signed 32-bit
- * (SQLite's INTEGER is 64-bit, but a value must fit wherever the data may move). Past it, MariaDB
- * refused the write (a 500), and a number like 1e308, an "integer" to JavaScript, was stored by
- * SQLite as a REAL and refused as a key.
- */
-export const INT_COLUMN_MAX = 2_147_483_647;
+/** Validation rules for what a column holds on both databases (the limits: src/common/column-limits.ts). */
+export { DATETIME_COLUMN_MAX, DATETIME_COLUMN_MIN, fitsTimeColumn, INT_COLUMN_MAX } from '../column-limits';
 
 /** An integer from `min` to INT_COLUMN_MAX: what an `integer` column (an id) can store on either database. */
 export const IsIntColumn = (min: number): PropertyDecorator => applyDecorators(IsInt(), Min(min), Max(INT_COLUMN_MAX));
 
-/**
- * The instants a `datetime` column holds on both databases, to the millisecond: MariaDB's DATETIME
- * is documented from year 1000 to 9999 (a later one is refused, a 500; earlier years are stored
- * but not supported), and SQLite keeps TypeORM's text `YYYY-MM-DD HH:MM:SS.mmm`, whose four-digit
- * year cannot hold 10000 (written as `10000-…`, read back as year 0) nor a year before 0.
- */
-export const DATETIME_COLUMN_MIN = new Date('1000-01-01T00:00:00.000Z');
-export const DATETIME_COLUMN_MAX = new Date('9999-12-31T23:59:59.999Z');
-
 /** The constraint's name: `validation.timeColumn` in the message catalogue. */
 export const TIME_COLUMN = 'timeColumn';
-
-/** A Date a `datetime` column stores as it is on either database (anything else is left to other rules). */
-export function fitsTimeColumn(value: unknown): boolean {
-  if (!(value instanceof Date)) {
-    return true;
-  }
-  const time = value.getTime();
-  return time >= DATETIME_COLUMN_MIN.getTime() && time <= DATETIME_COLUMN_MAX.getTime();
-}
 
 /** A time from DATETIME_COLUMN_MIN to DATETIME_COLUMN_MAX (UTC), whatever zone it was written in. */
 export const IsTimeColumn = (): PropertyDecorator =>
