@@ -90,7 +90,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       serializers: {
         err: serializeError,
-        req: (request: FastifyRequest) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
+        // Never the headers (credentials, cookies, CAPTCHA tokens); a `req` that is not a request (a plain object) logs no URL rather than throwing.
+        req: (request: FastifyRequest) => ({ method: request.method, url: typeof request.url === 'string' ? redactUrl(request.url) : undefined, remoteAddress: request.ip }),
       },
     },
     // One line per request is written by the onResponse hook below, with secrets redacted.

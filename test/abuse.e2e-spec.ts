@@ -275,3 +275,244 @@ describe('abuse: every endpoint with malformed input (e2e)', () => {
     expect((await app.get('/health')).status).toBe(200);
   });
 });
+
+/**
+ * Every numeric and time field of every route that takes a body or a query, at the edges of what
+ * its column holds on both databases and past them: ranges' ends, 2^31, 2^53, 1e308, fractions,
+ * digit strings longer than any number, nested lists and objects where a number belongs. Each
+ * request is otherwise valid, so a value the rules let through reaches the database: the answer
+ * is a 2xx or a 4xx in the envelope (`message_ja` on it), never a 5xx. Field names in FIELDS are
+ * checked against the OpenAPI document, so a numeric field added later without a line here fails.
+ */
+describe('abuse: numeric and time fields at their edges (e2e)', () => {
+  const UUID = '069a79f4-44e9-4726-a5be-fca90e38aaf5';
+  const DELIVERY = '6f1c2a4e-1d2b-4c3d-9e8f-0a1b2c3d4e5f';
+  const AT = '2024-01-01T00:00:00Z';
+
+  /** Sent as JSON numbers, strings and shapes in a body. */
+  const BODY_INTEGERS: unknown[] = [
+    0, -1, 1, 2_147_483_647, 2_147_483_648, -2_147_483_648, -2_147_483_649, 2 ** 53 - 1, 2 ** 53, 2 ** 53 + 2, 1e308, -1e308, 1.5, 1e-7, -0,
+    '2147483648', '99999999999999999999', '1e308', '-0', ' 7 ', '0x10', '',
+    [], [[]], [[1]], [1], {}, { n: 1 }, null, true,
+  ];
+  /** Sent in a query string or a path segment. */
+  const TEXT_INTEGERS = ['0', '-1', '1', '2147483647', '2147483648', '-2147483649', '9007199254740991', '9007199254740993', '9999999999999999', '99999999999999999999', '1e308', '1.5', '0x10', '+1', '%20', 'NaN', 'Infinity'];
+  const TIMES: unknown[] = [
+    '9999-12-31T23:00:00-05:00', '9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999-00:01', '1000-01-01T00:00:00Z', '0999-12-31T23:59:59.999Z',
+    '0000-01-01T00:00:00Z', '0000-01-01T00:00:00+14:00', '+010000-01-01T00:00:00Z', '-000001-01-01T00:00:00Z', '1970-01-01T00:00:00Z', '2024-02-30T00:00:00Z',
+    '2024-01-01T00:00:00.123456789Z', 0, 1e308, -1, [], [[]], {}, null,
+  ];
+
+  /** integer and coordinate: a JSON body's field; text: a query or path value; time: an ISO 8601 field. */
+  type Kind = 'integer' | 'coordinate' | 'text' | 'time';
+  interface Field {
+    /** `METHOD path field` as reported. */
+    name: string;
+    kind: Kind;
+    /** Values beside the kind's (a long-poll's `wait` gets only values that answer at once). */
+    values?: unknown[];
+    send: (value: unknown) => Promise<HttpResult>;
+  }
+
+  let app: TestApp;
+  let headers: Record<string, string>;
+  let clubToken: string;
+  /** A registered city of the club user's, for edits. */
+  let editable = 0;
+  let sequence = 0;
+
+  /** A 10×10 square with its low corner at (x, z); an edge value goes on every corner it belongs to. */
+  const square = (x: unknown, z: unknown): Array<{ id: number; x: unknown; z: unknown }> => {
+    const far = (at: unknown) => (typeof at === 'number' ? at + 9 : typeof at === 'string' && /^-?\d+$/.test(at) ? String(BigInt(at) + 9n) : at);
+    return [
+      { id: 1, x, z },
+      { id: 2, x, z: far(z) },
+      { id: 3, x: far(x), z: far(z) },
+      { id: 4, x: far(x), z },
+    ];
+  };
+  const KANA_DIGITS = 'あいうえおかきくけこ';
+  const city = (overrides: Record<string, unknown>) => {
+    sequence += 1;
+    const kana = [...String(sequence)].map((digit) => KANA_DIGITS[Number(digit)]).join('');
+    return { usertoken: clubToken, recaptcha: 'pass', cityName: `Edge ${sequence} ${Math.random().toString(36).slice(2, 6)}`, cityNameKana: `へり${kana}`, corners: square(sequence * 100, 5_000_000), count: 100, ...overrides };
+  };
+  const json = (method: string, path: string, body: unknown) => app.request(method, path, { body, headers });
+  const query = (path: string, name: string, base: Record<string, string> = {}) => (value: unknown) =>
+    app.request('GET', `${path}?${new URLSearchParams({ ...base, [name]: String(value) }).toString()}`, { headers });
+  const inPath = (method: string, template: string) => (value: unknown) => app.request(method, template.replace('{}', encodeURIComponent(String(value))), { headers });
+
+  const FIELDS: Field[] = [
+    { name: 'POST /game-server/logins logins[].loggedInAt', kind: 'time', send: (value) => json('POST', '/game-server/logins', { logins: [{ uuid: UUID, mcid: 'Notch', loggedInAt: value }] }) },
+    { name: 'PUT /game-server/achievements achievements[].id', kind: 'integer', send: (value) => json('PUT', '/game-server/achievements', { achievements: [{ id: value, title: 'Edge', description: 'd' }] }) },
+    { name: 'POST /game-server/achievements/unlocks unlocks[].achievementId', kind: 'integer', send: (value) => json('POST', '/game-server/achievements/unlocks', { unlocks: [{ uuid: UUID, achievementId: value, unlockedAt: AT }] }) },
+    { name: 'POST /game-server/achievements/unlocks unlocks[].unlockedAt', kind: 'time', send: (value) => json('POST', '/game-server/achievements/unlocks', { unlocks: [{ uuid: UUID, achievementId: 12, unlockedAt: value }] }) },
+    { name: 'POST /cities/create count', kind: 'integer', values: [100, ...BODY_INTEGERS], send: (value) => json('POST', '/cities/create', city({ count: value })) },
+    { name: 'POST /cities/create corners[].id', kind: 'integer', send: (value) => json('POST', '/cities/create', city({ corners: square(7_000_000, 0).map((corner, index) => (index === 0 ? { ...corner, id: value } : corner)) })) },
+    { name: 'POST /cities/create corners[].x', kind: 'coordinate', send: (value) => json('POST', '/cities/create', city({ corners: square(value, 7_000_000) })) },
+    { name: 'POST /cities/create corners[].z', kind: 'coordinate', send: (value) => json('POST', '/cities/create', city({ corners: square(7_100_000 + sequence * 100, value) })) },
+    { name: 'PATCH /cities/edit/{id} count', kind: 'integer', values: [100, ...BODY_INTEGERS], send: (value) => json('PATCH', `/cities/edit/${editable}`, { ...city({ count: value }), cityName: undefined, cityNameKana: undefined }) },
+    { name: 'PATCH /cities/edit/{id} corners[].x', kind: 'coordinate', send: (value) => json('PATCH', `/cities/edit/${editable}`, { usertoken: clubToken, recaptcha: 'pass', corners: square(value, -7_000_000), count: 100 }) },
+    { name: 'PATCH /cities/edit/{id} corners[].z', kind: 'coordinate', send: (value) => json('PATCH', `/cities/edit/${editable}`, { usertoken: clubToken, recaptcha: 'pass', corners: square(-7_000_000, value), count: 100 }) },
+    {
+      name: 'PATCH /cities/edit/{id} corners[].id',
+      kind: 'integer',
+      send: (value) => json('PATCH', `/cities/edit/${editable}`, { usertoken: clubToken, recaptcha: 'pass', corners: square(-7_100_000, 0).map((corner, index) => (index === 0 ? { ...corner, id: value } : corner)), count: 100 }),
+    },
+    { name: 'PATCH /cities/edit/{id} id', kind: 'text', send: (value) => app.request('PATCH', `/cities/edit/${encodeURIComponent(String(value))}`, { body: { usertoken: clubToken, recaptcha: 'pass', summary: 'edge' }, headers }) },
+    { name: 'GET /cities id', kind: 'text', send: query('/cities', 'id') },
+    { name: 'GET /cities/{id} id', kind: 'text', send: inPath('GET', '/cities/{}') },
+    { name: 'DELETE /cities/{id} id', kind: 'text', send: inPath('DELETE', '/cities/{}') },
+    { name: 'GET /cities/{id}/shape.svg id', kind: 'text', send: inPath('GET', '/cities/{}/shape.svg') },
+    { name: 'GET /cities/{id}/history id', kind: 'text', send: inPath('GET', '/cities/{}/history') },
+    { name: 'GET /cities/{id}/history limit', kind: 'text', send: query('/cities/1/history', 'limit') },
+    { name: 'GET /cities/{id}/history after', kind: 'text', send: query('/cities/1/history', 'after') },
+    { name: 'GET /cities/requests limit', kind: 'text', send: query('/cities/requests', 'limit') },
+    { name: 'GET /cities/requests after', kind: 'text', send: query('/cities/requests', 'after') },
+    { name: 'GET /cities/requests cityId', kind: 'text', send: query('/cities/requests', 'cityId', { status: 'approved' }) },
+    { name: 'GET /cities/requests/{requestId}/conflicts requestId', kind: 'text', send: inPath('GET', '/cities/requests/{}/conflicts') },
+    { name: 'POST /cities/requests/{requestId}/withdraw requestId', kind: 'text', send: inPath('POST', '/cities/requests/{}/withdraw') },
+    { name: 'POST /cities/approval/{type}/{id} id', kind: 'text', send: inPath('POST', '/cities/approval/create/{}') },
+    { name: 'POST /cities/reject/{type}/{requestId} requestId', kind: 'text', send: (value) => app.request('POST', `/cities/reject/create/${encodeURIComponent(String(value))}`, { body: { reason: 'edge' }, headers }) },
+    { name: 'GET /club/@me/requests limit', kind: 'text', send: query('/club/@me/requests', 'limit') },
+    { name: 'GET /club/@me/requests after', kind: 'text', send: query('/club/@me/requests', 'after') },
+    { name: 'GET /maps/cities.svg bbox', kind: 'text', send: (value) => app.request('GET', `/maps/cities.svg?bbox=${encodeURIComponent(`${String(value)},${String(value)},0,0`)}`, { headers }) },
+    { name: 'GET /events after', kind: 'text', send: query('/events', 'after') },
+    { name: 'GET /events limit', kind: 'text', send: query('/events', 'limit') },
+    // A wait from 1 to 30 holds the answer open when no event is newer: only values answered at once.
+    { name: 'GET /events wait', kind: 'text', values: ['31', '2147483648', '1e308', '-1', '1.5', '99999999999999999999'], send: query('/events', 'wait', { after: '0' }) },
+    { name: 'PATCH /webhooks/{id} id', kind: 'text', send: (value) => app.request('PATCH', `/webhooks/${encodeURIComponent(String(value))}`, { body: { active: false }, headers }) },
+    { name: 'DELETE /webhooks/{id} id', kind: 'text', send: inPath('DELETE', '/webhooks/{}') },
+    { name: 'POST /webhooks/{id}/test id', kind: 'text', send: inPath('POST', '/webhooks/{}/test') },
+    { name: 'GET /webhooks/{id}/deliveries id', kind: 'text', send: inPath('GET', '/webhooks/{}/deliveries') },
+    { name: 'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver id', kind: 'text', send: inPath('POST', `/webhooks/{}/deliveries/${DELIVERY}/redeliver`) },
+    { name: 'GET /users/banlist/ban/{banId} banId', kind: 'text', send: inPath('GET', '/users/banlist/ban/{}') },
+  ];
+
+  function valuesOf(field: Field): unknown[] {
+    if (field.values) {
+      return field.values;
+    }
+    switch (field.kind) {
+      case 'time':
+        return TIMES;
+      case 'text':
+        return [...TEXT_INTEGERS, '30000000', '-30000001'];
+      case 'coordinate':
+        return [...BODY_INTEGERS, 30_000_000, -30_000_000, 29_999_991, -30_000_009, '29999991', '-30000001'];
+      case 'integer':
+        return BODY_INTEGERS;
+    }
+  }
+
+  beforeAll(async () => {
+    // Every accepted create stays pending: the owner's limit must not turn the later ones into 4xx.
+    app = await TestApp.start({ CITY_MAX_PER_OWNER: '1000' });
+    const key = await app.createApiKey(['operator', 'game-server']);
+    const user = await registerClubUser(app, key, { admin: true });
+    clubToken = user.usertoken;
+    headers = { 'x-api-key': key, authorization: `Bearer ${user.usertoken}` };
+    expect((await json('PUT', '/game-server/achievements', { achievements: [{ id: 12, title: 'Edge', description: 'd' }] })).status).toBe(200);
+    const created = await json('POST', '/cities/create', city({ corners: square(-9_000_000, -9_000_000) }));
+    editable = (created.body as { cityId: number }).cityId;
+    expect((await app.request('POST', `/cities/approval/create/${editable}`, { headers })).status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('covers every numeric and time field the OpenAPI document describes', async () => {
+    interface Schema {
+      $ref?: string;
+      type?: string;
+      pattern?: string;
+      description?: string;
+      example?: unknown;
+      items?: Schema;
+      allOf?: Schema[];
+      properties?: Record<string, Schema>;
+    }
+    const document = (await app.get('/docs/openapi.json')).body as unknown as {
+      paths: Record<string, Record<string, { parameters?: Array<{ name: string; schema?: Schema }>; requestBody?: { content?: Record<string, { schema?: Schema }> } }>>;
+      components: { schemas: Record<string, Schema> };
+    };
+    /** A number, an integer in a string (ids, coordinates) or an ISO 8601 time. */
+    const isNumericOrTime = (schema: Schema, name: string): boolean =>
+      schema.type === 'integer' ||
+      schema.type === 'number' ||
+      (schema.pattern ?? '').includes('[1-9][0-9]') ||
+      /\binteger\b/.test(schema.description ?? '') ||
+      (typeof schema.example === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(schema.example)) ||
+      ['limit', 'after', 'wait', 'cityId'].includes(name);
+    const bodyFields = (schema: Schema | undefined, prefix: string, seen: string[]): string[] => {
+      if (!schema) {
+        return [];
+      }
+      if (schema.$ref) {
+        const name = schema.$ref.split('/').pop()!;
+        return seen.includes(name) ? [] : bodyFields(document.components.schemas[name], prefix, [...seen, name]);
+      }
+      if (schema.items) {
+        return bodyFields(schema.items, `${prefix}[]`, seen);
+      }
+      const nested = (schema.allOf ?? []).flatMap((part) => bodyFields(part, prefix, seen));
+      if (schema.properties) {
+        return [...nested, ...Object.entries(schema.properties).flatMap(([name, property]) => {
+          const path = prefix ? `${prefix}.${name}` : name;
+          const inner = bodyFields(property, path, seen);
+          return inner.length > 0 || property.$ref || property.items?.$ref ? inner : isNumericOrTime(property, name) ? [path] : [];
+        })];
+      }
+      return nested;
+    };
+    const numeric: string[] = [];
+    for (const [path, byMethod] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(byMethod)) {
+        const route = `${method.toUpperCase()} ${path}`;
+        for (const parameter of operation.parameters ?? []) {
+          if (isNumericOrTime(parameter.schema ?? {}, parameter.name)) {
+            numeric.push(`${route} ${parameter.name}`);
+          }
+        }
+        for (const field of bodyFields(operation.requestBody?.content?.['application/json']?.schema, '', [])) {
+          numeric.push(`${route} ${field}`);
+        }
+      }
+    }
+    expect(numeric.length).toBeGreaterThan(30);
+    const covered = new Set(FIELDS.map((field) => field.name));
+    expect([...new Set(numeric)].filter((name) => !covered.has(name))).toEqual([]);
+  });
+
+  it('answers every edge with a 2xx or a 4xx envelope, never a 5xx, on every route', async () => {
+    const problems: string[] = [];
+    /** Fields none of whose values got past validation: their requests would prove nothing. */
+    const neverPassed = new Set(FIELDS.filter((field) => !field.values || field.name.includes('count')).map((field) => field.name));
+    let sent = 0;
+    for (const field of FIELDS) {
+      for (const value of valuesOf(field)) {
+        const label = typeof value === 'string' ? value : JSON.stringify(value);
+        const result = await field.send(value).catch((error: Error) => error);
+        sent += 1;
+        if (!(result instanceof Error) && result.status < 500 && (result.status !== 400 || (result.body as { error?: string }).error !== 'invalid_request')) {
+          neverPassed.delete(field.name);
+        }
+        if (result instanceof Error) {
+          problems.push(`${field.name} = ${label}: no response (${result.message})`);
+        } else if (result.status >= 500) {
+          problems.push(`${field.name} = ${label}: ${result.status} ${result.text.slice(0, 200)}`);
+        } else if (result.status >= 400) {
+          const body = result.body as { status?: unknown; message_ja?: unknown; details?: Array<{ message_ja?: unknown }> } | undefined;
+          if (body?.status !== false || !isJapanese(body.message_ja) || !(body.details ?? []).every((entry) => isJapanese(entry.message_ja))) {
+            problems.push(`${field.name} = ${label}: ${result.status} outside the envelope: ${result.text.slice(0, 200)}`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect([...neverPassed]).toEqual([]);
+    expect(sent).toBeGreaterThan(500);
+    expect((await app.get('/health/ready')).status).toBe(200);
+  });
+});

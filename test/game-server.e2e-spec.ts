@@ -314,5 +314,54 @@ describe('game-server ingest (e2e)', () => {
       expect((await postUnlocks([{ uuid: player.uuid, achievementId: 2_147_483_647, unlockedAt: '2024-01-02T00:00:00Z' }])).body).toMatchObject({ accepted: 1 });
       expect((await app.get(`/users/achievements/${player.uuid}`)).body.data).toEqual([expect.objectContaining({ id: 2_147_483_647, title: 'Largest' })]);
     });
+
+    /**
+     * A login or unlock in the year 10000 (9999-12-31T23:00-05:00 is one, in UTC) answered 500 on
+     * MariaDB and read back as year 0 on SQLite; a time before 1000 is outside MariaDB's DATETIME.
+     * Both are a 400 naming the field, with nothing of the batch stored.
+     */
+    it.each([
+      ['year 10000 in UTC, written with a zone', '9999-12-31T23:00:00-05:00'],
+      ['one millisecond past 9999', '9999-12-31T23:59:59.999-00:01'],
+      ['year 999', '0999-12-31T23:59:59.999Z'],
+      ['year 0', '0000-01-01T00:00:00Z'],
+    ])('refuses a time in %s (%s) in logins and unlocks, storing nothing', async (_label, time) => {
+      await defineAchievements([{ id: 951, title: 'Timed', description: 'd' }]);
+      const before = await stored();
+      const player = newPlayer();
+      const logins = expectError(await postLogins([login(player, '2024-01-01T00:00:00Z'), login(player, time)]), 400, 'invalid_request');
+      expect(logins.body.details).toEqual([expect.objectContaining({ field: 'logins.1.loggedInAt', message: expect.stringContaining('1000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z') })]);
+      const unlocks = expectError(
+        await postUnlocks([
+          { uuid: player.uuid, achievementId: 951, unlockedAt: '2024-01-02T00:00:00Z' },
+          { uuid: newPlayer().uuid, achievementId: 951, unlockedAt: time },
+        ]),
+        400,
+        'invalid_request',
+      );
+      expect(unlocks.body.details).toEqual([expect.objectContaining({ field: 'unlocks.1.unlockedAt' })]);
+      expect(await stored()).toEqual(before);
+      expectError(await app.get(`/users/${player.uuid}`), 404, 'not_found');
+    });
+
+    it('stores the last millisecond of 9999 and the first of 1000 and reads them back as sent', async () => {
+      await defineAchievements([{ id: 952, title: 'Edges', description: 'd' }]);
+      const player = newPlayer();
+      // 14:59:59.999-09:00 is 23:59:59.999 UTC: the zone is read, the instant stored.
+      expect((await postLogins([login(player, '9999-12-31T14:59:59.999-09:00')])).body).toMatchObject({ accepted: 1 });
+      expect((await app.get(`/users/${player.uuid}`)).body.data).toMatchObject({ lastLogin: '9999-12-31T23:59:59.999Z' });
+      const early = newPlayer();
+      const late = newPlayer();
+      const unlocked = await postUnlocks([
+        { uuid: early.uuid, achievementId: 952, unlockedAt: '1000-01-01T09:00:00+09:00' },
+        { uuid: late.uuid, achievementId: 952, unlockedAt: '9999-12-31T23:59:59.999Z' },
+      ]);
+      expect(unlocked.body).toMatchObject({ accepted: 2 });
+      const rows = await app.dataSource.getRepository(AchievementUnlock).find({ where: { achievementId: 952 }, order: { unlockedAt: 'ASC' } });
+      expect(rows.map((row) => [row.playerUuid, row.unlockedAt.toISOString()])).toEqual([
+        [early.uuid, '1000-01-01T00:00:00.000Z'],
+        [late.uuid, '9999-12-31T23:59:59.999Z'],
+      ]);
+    });
   });
 });

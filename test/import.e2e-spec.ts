@@ -109,6 +109,18 @@ describe('import:logins (e2e, the real CLI)', () => {
     }
   });
 
+  it('reports a time no datetime column holds on both databases as an invalid line, and imports the rest', async () => {
+    const carol = newPlayer();
+    const jsonl = [
+      JSON.stringify({ uuid: carol.uuid, mcid: carol.mcid, loggedInAt: '9999-12-31T23:00:00-05:00' }),
+      JSON.stringify({ uuid: carol.uuid, mcid: carol.mcid, loggedInAt: 8.64e15 }),
+      JSON.stringify({ uuid: carol.uuid, mcid: carol.mcid, loggedInAt: '9999-12-31T23:59:59.999Z' }),
+    ].join('\n');
+    const run = await cli('import:logins', '--file', file('far-future.jsonl', jsonl));
+    const reason = 'loggedInAt must be from 1000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z (UTC)';
+    expect(run.json).toMatchObject({ rows: 3, accepted: 1, invalidCount: 2, invalid: [{ line: 1, reason }, { line: 2, reason }] });
+  });
+
   it('caps the list of invalid lines', async () => {
     const lines = ['uuid,mcid,loggedInAt', ...Array.from({ length: 150 }, () => 'x,y,z')];
     const run = await cli('import:logins', '--file', file('bad.csv', lines.join('\n')));

@@ -50,6 +50,9 @@ describe(loadConfig.name, () => {
     ['HTTP_REQUEST_TIMEOUT_MS', 'soon'],
     // A long-poll answers a second before the idle cut: less than 2 s would leave it no wait at all.
     ['HTTP_IDLE_TIMEOUT_MS', '1500'],
+    // A city's block count is stored in an integer column: no limit past what it holds.
+    ['CITY_BLOCK_MAX', '2147483648'],
+    ['CITY_BLOCK_LIMIT', '2147483648'],
   ])('stops with a message naming %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });

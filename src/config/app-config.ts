@@ -15,6 +15,7 @@ import {
 } from 'class-validator';
 import { validateCronExpression } from 'cron';
 import { parseTrustProxy, type TrustProxySetting } from './trust-proxy';
+import { INT_COLUMN_MAX } from '../common/validation/column-range';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
@@ -121,11 +122,15 @@ export class AppConfig {
   @Transform(toInt)
   @IsInt()
   @Min(1)
+  // A city's block count is stored in an integer column (src/common/validation/column-range.ts).
+  @Max(INT_COLUMN_MAX)
   CITY_BLOCK_LIMIT = 250000;
 
   @Transform(toInt)
   @IsInt()
   @Min(1)
+  // A city's block count is stored in an integer column (src/common/validation/column-range.ts).
+  @Max(INT_COLUMN_MAX)
   CITY_BLOCK_MAX = 2500000;
 
   @Transform(toInt)

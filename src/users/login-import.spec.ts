@@ -34,6 +34,14 @@ describe('login import', () => {
     expect(toLoginInput([1, 2])).toBe('not an object');
   });
 
+  it('refuses a time no datetime column holds on both databases, in any zone or as epoch milliseconds', () => {
+    for (const loggedInAt of ['9999-12-31T23:00:00-05:00', '0999-12-31T23:59:59.999Z', 8.64e15, -62_000_000_000_000, 253_402_300_800_000]) {
+      expect(toLoginInput({ uuid, mcid: 'Notch', loggedInAt })).toBe('loggedInAt must be from 1000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z (UTC)');
+    }
+    expect(toLoginInput({ uuid, mcid: 'Notch', loggedInAt: 253_402_300_799_999 })).toMatchObject({ loggedInAt: new Date('9999-12-31T23:59:59.999Z') });
+    expect(toLoginInput({ uuid, mcid: 'Notch', loggedInAt: '1000-01-01T09:00:00+09:00' })).toMatchObject({ loggedInAt: new Date('1000-01-01T00:00:00.000Z') });
+  });
+
   it('reads CSV with its header, numbering lines as in the file', async () => {
     const csv = `uuid,mcid,loggedInAt,permission\r\n${uuid},Notch,2020-01-01T00:00:00Z,admin\r\n\r\n${uuid},bad name,2020-01-01T00:00:00Z,\r\n${uuid},"Notch",2020-01-02T00:00:00Z\r\n`;
     expect(await rows(csv, 'csv')).toEqual([

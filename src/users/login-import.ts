@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
+import { DATETIME_COLUMN_MAX, DATETIME_COLUMN_MIN, fitsTimeColumn } from '../common/column-limits';
 import { MCID_PATTERN, normaliseUuid } from '../common/identifiers';
 import type { LoginInput } from './login-batch';
 import { parseTimestamp } from './timestamp';
@@ -41,6 +42,10 @@ export function toLoginInput(raw: unknown): LoginInput | string {
   const time = typeof loggedInAt === 'number' && Number.isSafeInteger(loggedInAt) ? new Date(loggedInAt) : parseTimestamp(typeof loggedInAt === 'string' ? loggedInAt.trim() : loggedInAt);
   if (!time || Number.isNaN(time.getTime())) {
     return 'loggedInAt must be an ISO 8601 timestamp with a time zone (or epoch milliseconds in JSON)';
+  }
+  // As for the game server's batches: a time no datetime column holds on both databases is refused here, not by the database.
+  if (!fitsTimeColumn(time)) {
+    return `loggedInAt must be from ${DATETIME_COLUMN_MIN.toISOString()} to ${DATETIME_COLUMN_MAX.toISOString()} (UTC)`;
   }
   if (permission !== undefined && permission !== null && typeof permission !== 'string') {
     return 'permission must be a string';

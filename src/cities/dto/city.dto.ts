@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsIn, IsInt, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { POSITIVE_INT_PATTERN, UUID_PATTERN } from '../../common/identifiers';
+import { INT_COLUMN_MAX, IsIntColumn } from '../../common/validation/column-range';
 import { FromJsonString, OptionalField, ToBool, ToInt, Trim } from '../../common/validation/transforms';
 import { REQUEST_STATUSES, REQUEST_TYPES, type RequestStatus, type RequestType } from '../city-request.entity';
 import { rule } from '../../common/validation/validation.pipe';
@@ -52,11 +53,10 @@ class CityFieldsDto {
   @IsArray(rule('validation.cornersList'))
   corners?: unknown[];
 
-  @ApiPropertyOptional({ description: 'Blocks covered, boundary included: |shoelace area| + perimeter/2 + 1. Comes with corners.', example: 100 })
+  @ApiPropertyOptional({ description: 'Blocks covered, boundary included: |shoelace area| + perimeter/2 + 1. Comes with corners.', example: 100, minimum: 1, maximum: INT_COLUMN_MAX })
   @OptionalField()
   @ToInt()
-  @IsInt()
-  @Min(1)
+  @IsIntColumn(1)
   count?: number;
 
   @ApiPropertyOptional({ description: 'Why the city needs more than CITY_BLOCK_LIMIT blocks (required then). Comes with corners.' })
@@ -206,11 +206,10 @@ export class PageDto {
   @Max(MAX_PAGE_LIMIT)
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'Only entries with a greater id: the `next` of the previous page.', default: 0, minimum: 0 })
+  @ApiPropertyOptional({ description: 'Only entries with a greater id: the `next` of the previous page.', default: 0, minimum: 0, maximum: INT_COLUMN_MAX })
   @OptionalField()
   @ToInt()
-  @IsInt()
-  @Min(0)
+  @IsIntColumn(0)
   after?: number;
 }
 

@@ -96,6 +96,11 @@ export const messages = {
   'validation.cityIdOrUuid': { en: '{field} must be a city id or a game UUID with hyphens', ja: '{field}には自治体 ID（数字）かハイフン付きのゲーム UUID を指定してください。' },
   'validation.timestamp': { en: '{field} must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-22T03:04:05.000Z', ja: '{field}はタイムゾーン付きの ISO 8601 形式（例：2026-11-22T03:04:05.000Z）で指定してください。' },
   'validation.cornersList': { en: '{field} must be an array of {id, x, z} objects', ja: '{field}は {id, x, z} の形の角のリストで指定してください。' },
+  // Input edges (what a column stores on both databases): one block, kept together.
+  'validation.timeColumn': {
+    en: '{field} must be a time from 1000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z (UTC)',
+    ja: '{field}は 1000-01-01T00:00:00.000Z から 9999-12-31T23:59:59.999Z（UTC）までの日時で指定してください。',
+  },
 
   // ── Credentials ─────────────────────────────────────────────────────────────────────────────
   'auth.apiKeyRequired': { en: 'An API key with scope "{scope}" is required (X-API-Key header or apikey parameter).', ja: 'この操作には「{scope}」権限の API キーが必要です。' },

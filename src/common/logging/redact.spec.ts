@@ -1,4 +1,6 @@
-import { redactUrl } from './redact';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { REDACTED_PATHS, redactUrl, SECRET_HEADER_NAMES, SECRET_PARAMETER_NAMES } from './redact';
 
 describe(redactUrl.name, () => {
   it('redacts secret query values and keeps the rest', () => {
@@ -36,5 +38,53 @@ describe(redactUrl.name, () => {
   it('leaves URLs without a query untouched', () => {
     expect(redactUrl('/cities/12')).toBe('/cities/12');
     expect(redactUrl('/')).toBe('/');
+  });
+
+  it.each([
+    ['every secret name the API reads', '/x?password=s&newPassword=s&usertoken=s&apikey=s&recaptcha=s&user_recaptcha=s&userkey=s&verificationCode=s&token=s&key=s&secret=s&limit=5',
+      '/x?password=[redacted]&newPassword=[redacted]&usertoken=[redacted]&apikey=[redacted]&recaptcha=[redacted]&user_recaptcha=[redacted]&userkey=[redacted]&verificationCode=[redacted]&token=[redacted]&key=[redacted]&secret=[redacted]&limit=5'],
+    ['any case', '/x?PASSWORD=s&ApiKey=s&NEWPASSWORD=s&User_Recaptcha=s', '/x?PASSWORD=[redacted]&ApiKey=[redacted]&NEWPASSWORD=[redacted]&User_Recaptcha=[redacted]'],
+    ['a repeated name, every time', '/x?token=a&token=b&limit=1&token=c', '/x?token=[redacted]&token=[redacted]&limit=1&token=[redacted]'],
+    ['percent-encoded separators', '/x?limit=5%3Bpassword=s%26apikey=t%3bkey=u', '/x?limit=5%3Bpassword=[redacted]%26apikey=[redacted]%3bkey=[redacted]'],
+    ['a percent-encoded =', '/x?pass%77ord%3Dsecret&a=1', '/x?pass%77ord=[redacted]&a=1'],
+    ['header names used as parameters', '/x?X-API-Key=s&authorization=s&x-recaptcha-token=s', '/x?X-API-Key=[redacted]&authorization=[redacted]&x-recaptcha-token=[redacted]'],
+    ['a query written %3F in the path', '/club/token%3Fpassword=s&username=a', '/club/token%3Fpassword=[redacted]&username=a'],
+  ])('redacts by name: %s', (_label, url, logged) => {
+    expect(redactUrl(url)).toBe(logged);
+  });
+
+  it('keeps names that only contain a secret name', () => {
+    expect(redactUrl('/x?passwordless=1&keys=2&tokenized=3')).toBe('/x?passwordless=1&keys=2&tokenized=3');
+  });
+});
+
+describe('REDACTED_PATHS', () => {
+  function logged(object: Record<string, unknown>): string {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        lines.push(chunk.toString('utf8'));
+        callback();
+      },
+    });
+    pino({ redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, stream).info(object, 'probe');
+    return lines.join('');
+  }
+
+  it('blanks every secret header wherever request headers are logged', () => {
+    const headers = Object.fromEntries(SECRET_HEADER_NAMES.map((name) => [name, `Sekret-${name}`]));
+    for (const holder of ['req', 'request', 'res']) {
+      expect(logged({ [holder]: { headers: { ...headers, accept: 'text/html' } } })).not.toContain('Sekret');
+    }
+    const line = logged({ headers: { ...headers, accept: 'text/html' } });
+    expect(line).not.toContain('Sekret');
+    expect(line).toContain('text/html');
+  });
+
+  it('blanks every secret parameter at the top of a line and in a logged body or query', () => {
+    const params = { password: 'Sekret1', newPassword: 'Sekret2', usertoken: 'Sekret3', apikey: 'Sekret4', recaptcha: 'Sekret5', user_recaptcha: 'Sekret6', userkey: 'Sekret7', verificationCode: 'Sekret8' };
+    expect(logged(params)).not.toContain('Sekret');
+    expect(logged({ body: params, query: params, req: { body: params, query: params } })).not.toContain('Sekret');
+    expect(SECRET_PARAMETER_NAMES.every((name) => Object.keys(params).map((key) => key.toLowerCase()).includes(name) || ['token', 'key', 'secret'].includes(name))).toBe(true);
   });
 });

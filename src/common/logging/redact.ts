@@ -1,7 +1,27 @@
-/** Names whose values are secrets wherever they appear: query strings, bodies, headers. */
-const SECRET_NAMES = ['password', 'usertoken', 'apikey', 'recaptcha', 'userkey', 'verificationcode', 'token', 'key', 'secret'];
+/**
+ * Every name under which the API reads a secret, as it spells them: the club's passwords
+ * (`newPassword` included), tokens and keys, and the CAPTCHA tokens (`recaptcha`, and
+ * `user_recaptcha` as the players site sends it). Compared without regard to case, so the
+ * list is kept lower-cased; SECURITY.md (Logging) lists them.
+ */
+export const SECRET_PARAMETER_NAMES = [
+  'password',
+  'newpassword',
+  'usertoken',
+  'apikey',
+  'recaptcha',
+  'user_recaptcha',
+  'userkey',
+  'verificationcode',
+  'token',
+  'key',
+  'secret',
+] as const;
 
-const secretNames = new Set(SECRET_NAMES);
+/** Request headers that carry a secret: credentials, the session cookie, the bans site's CAPTCHA token. */
+export const SECRET_HEADER_NAMES = ['authorization', 'x-api-key', 'cookie', 'set-cookie', 'x-recaptcha-token', 'proxy-authorization'] as const;
+
+const secretNames = new Set<string>([...SECRET_PARAMETER_NAMES, ...SECRET_HEADER_NAMES]);
 
 /** A query parameter's name as the server reads it: percent- and plus-decoded, brackets dropped, lower case. */
 function decodedName(raw: string): string {
@@ -36,22 +56,39 @@ function redactPath(path: string): string {
     .join('/');
 }
 
+/** Where a query splits into pairs: `&` and `;`, written or percent-encoded (`%26`, `%3B`). */
+const PAIR_SEPARATOR = /(&|;|%26|%3b)/i;
+/** Where a pair's name ends: `=`, written or percent-encoded (`%3D`). */
+const EQUALS = /=|%3d/i;
+
 /**
  * A query string with every secret value replaced. Pairs are split at `&` and also at `;`
- * (`?a=1;password=…`), which some clients and parsers take as a separator too.
+ * (`?a=1;password=…`), which some clients and parsers take as a separator too, and at their
+ * percent-encoded forms: the server reads `?a=1%26password=x` as one value of `a`, but the
+ * secret in it is still a secret, so the log errs on the side of hiding it. A name is compared
+ * decoded and in any case; every occurrence of a repeated name is redacted.
  */
 function redactQuery(query: string): string {
   return query
-    .split(/([&;])/)
+    .split(PAIR_SEPARATOR)
     .map((pair, index) => {
       if (index % 2 === 1) {
         return pair; // a separator
       }
-      const equals = pair.indexOf('=');
+      const equals = pair.search(EQUALS);
       const name = equals === -1 ? pair : pair.slice(0, equals);
       return secretNames.has(decodedName(name)) ? `${name}=[redacted]` : pair;
     })
     .join('');
+}
+
+/**
+ * A `?` written `%3F` leaves the query in the path (`/club/token%3Fpassword=…` is a 404 for a
+ * path segment the server never reads as parameters): what follows it is redacted as a query.
+ */
+function redactEncodedQuery(path: string): string {
+  const at = path.search(/%3f/i);
+  return at === -1 ? path : `${path.slice(0, at + 3)}${redactQuery(path.slice(at + 3))}`;
 }
 
 /**
@@ -63,7 +100,7 @@ export function redactUrl(url: string): string {
   const query = url.indexOf('?');
   const hash = url.indexOf('#');
   const pathEnd = Math.min(query === -1 ? url.length : query, hash === -1 ? url.length : hash);
-  const path = redactPath(url.slice(0, pathEnd));
+  const path = redactEncodedQuery(redactPath(url.slice(0, pathEnd)));
   if (query === -1) {
     return `${path}${url.slice(pathEnd)}`;
   }
@@ -73,14 +110,15 @@ export function redactUrl(url: string): string {
   return `${path}${url.slice(pathEnd, query)}?${redactQuery(url.slice(query + 1, end))}${url.slice(end)}`;
 }
 
+/** The spellings a secret parameter has in a body or a parsed query (the keys are case-sensitive there). */
+const SECRET_KEYS = ['password', 'newPassword', 'usertoken', 'apikey', 'recaptcha', 'user_recaptcha', 'userkey', 'verificationCode', 'token', 'key', 'secret'];
+
+/**
+ * What pino blanks in any log line: secret headers wherever a request's headers are logged, and
+ * secret parameters at the top of a line or in a logged body, query or params. The request line
+ * itself carries only the method, the redacted URL, the status and the time.
+ */
 export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
-  'req.headers.cookie',
-  'password',
-  'usertoken',
-  'apikey',
-  'recaptcha',
-  'userkey',
-  'key',
+  ...['req.headers', 'request.headers', 'headers', 'res.headers', 'reply.headers'].flatMap((holder) => SECRET_HEADER_NAMES.map((header) => `${holder}["${header}"]`)),
+  ...SECRET_KEYS.flatMap((key) => [key, ...['body', 'query', 'params', 'req.body', 'req.query', 'req.params'].map((holder) => `${holder}.${key}`)]),
 ];

@@ -78,3 +78,34 @@ describe('game-server batches: ids fit an integer column on both databases', () 
     },
   );
 });
+
+describe('game-server batches: times fit a datetime column on both databases', () => {
+  const cases: Array<[BatchName, string]> = [
+    ['logins', 'loggedInAt'],
+    ['unlocks', 'unlockedAt'],
+  ];
+
+  // The edges in any zone: what counts is the instant in UTC, as it is stored.
+  const inside = ['1000-01-01T00:00:00.000Z', '1000-01-01T09:00:00+09:00', '9999-12-31T23:59:59.999Z', '9999-12-31T14:59:59.999-09:00'];
+  const outside = [
+    '0999-12-31T23:59:59.999Z',
+    '1000-01-01T08:59:59.999+09:00',
+    '0000-01-01T00:00:00Z',
+    '0001-01-01T00:00:00+01:00',
+    '9999-12-31T23:00:00-05:00',
+    '9999-12-31T23:59:59.999-00:01',
+  ];
+
+  it.each(cases.flatMap(([name, field]) => inside.map((time) => [name, field, time] as [BatchName, string, string])))('%s.%s = %s passes', async (name, field, time) => {
+    expect(await validate(name, [{ ...batches[name].item, [field]: time }])).toEqual({ ok: true });
+  });
+
+  it.each(cases.flatMap(([name, field]) => outside.map((time) => [name, field, time] as [BatchName, string, string])))(
+    '%s.%s = %s is refused with 400 naming the field',
+    async (name, field, time) => {
+      const result = await validate(name, [batches[name].item, { ...batches[name].item, [field]: time }]);
+      expect(result).toMatchObject({ ok: false, status: 400, fields: [`${name}.1.${field}`] });
+      expect((result as { ja: string[] }).ja[0]).toContain('9999-12-31T23:59:59.999Z');
+    },
+  );
+});
