@@ -16,7 +16,7 @@ import {
   TableDigest,
 } from './backup-format';
 import type { DatabaseReader } from './database-access';
-import { checkMigrationLevel } from './migration-levels';
+import { checkMigrationLevel, knownMigrations } from './migration-levels';
 import { messageOf, Refused } from './refusals';
 
 export function head(path: string, bytes: number): Buffer {
@@ -209,15 +209,35 @@ function parseManifest(path: string, line: string | undefined): BackupManifest {
   if (!Array.isArray(manifest.tables) || !Array.isArray(manifest.migrations) || (manifest.source !== 'sqlite' && manifest.source !== 'mysql')) {
     throw new Refused(`${path} has a damaged manifest`);
   }
+  checkMigrationLevel(manifest.migrations);
+  checkManifestTables(manifest as BackupManifest);
   return manifest as BackupManifest;
+}
+
+/**
+ * The manifest's tables against this version's schema: a table it does not know is foreign;
+ * at this version's own migration level every schema table must be there (older levels had
+ * fewer tables: the restore compares those with the schema the migrations make).
+ */
+function checkManifestTables(manifest: BackupManifest): void {
+  const known = new Set<string>(SCHEMA_TABLES);
+  const foreign = manifest.tables.map((table) => table.name).filter((name) => !known.has(name));
+  if (foreign.length > 0) {
+    throw new Refused(`the backup holds table ${foreign.join(', ')}, which is not part of this service's schema (a foreign backup)`);
+  }
+  if (manifest.lastMigration === knownMigrations().at(-1)?.name) {
+    const names = new Set(manifest.tables.map((table) => table.name));
+    const missing = SCHEMA_TABLES.filter((name) => !names.has(name));
+    if (missing.length > 0) {
+      throw new Refused(`the backup lacks table${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of its own schema level (a partial or foreign backup)`);
+    }
+  }
 }
 
 /** The manifest alone (the first line): quick, and enough to refuse a foreign or newer file. */
 export async function readManifest(path: string): Promise<BackupManifest> {
   for await (const line of lines(path)) {
-    const manifest = parseManifest(path, line);
-    checkMigrationLevel(manifest.migrations);
-    return manifest;
+    return parseManifest(path, line);
   }
   throw new Refused(`${path} is empty`);
 }
@@ -253,7 +273,6 @@ export async function* readBackupRows(path: string): AsyncGenerator<BackupRow, B
   for await (const line of lines(path)) {
     if (!manifest) {
       manifest = parseManifest(path, line);
-      checkMigrationLevel(manifest.migrations);
       continue;
     }
     if (ended) {
