@@ -120,7 +120,7 @@ describe(`restore from a backup (e2e, ${testDatabaseKind})`, () => {
     const damaged = readBackupParts(file);
     const playersRow = damaged.body.indexOf('{"table":"players"}') + 1;
     expect(damaged.body[playersRow]).toMatch(/^\[/);
-    damaged.body[playersRow] = damaged.body[playersRow]!.replace(/"p\d+_/, '"q0_');
+    damaged.body[playersRow] = damaged.body[playersRow].replace(/"p\d+_/, '"q0_');
     const foreign = readBackupParts(file);
     foreign.manifest.tables.push({ name: 'wp_users', columns: [{ name: 'id', type: 'integer', nullable: false }], primaryKey: ['id'], rows: 0, sha256: '' });
     foreign.body.splice(foreign.body.length - 1, 0, '{"table":"wp_users"}', '[1]');

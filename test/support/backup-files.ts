@@ -12,7 +12,7 @@ export interface BackupParts {
 export function readBackupParts(path: string): BackupParts {
   const lines = gunzipSync(readFileSync(path)).toString('utf8').split('\n');
   lines.pop();
-  return { manifest: JSON.parse(lines[0]!) as BackupManifest, body: lines.slice(1) };
+  return { manifest: JSON.parse(lines[0]) as BackupManifest, body: lines.slice(1) };
 }
 
 /** Writes the parts as a backup file; with `recount`, row counts and checksums are made to match the body (a well-formed file). */
