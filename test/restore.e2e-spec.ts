@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -141,7 +142,7 @@ describe(`restore from a backup (e2e, ${testDatabaseKind})`, () => {
       testDatabaseKind === 'sqlite'
         ? ['a mariadb-dump file', variant('dump.sql', (path) => writeFileSync(path, `-- MariaDB dump 10.19\n\\! touch ${marker}\nCREATE TABLE t (id int);\n`)), /mariadb-dump file: it restores only into MariaDB/]
         : ['a SQLite file', variant('copy.sqlite', (path) => writeFileSync(path, Buffer.concat([Buffer.from('SQLite format 3\u0000'), Buffer.alloc(4080)]))), /SQLite database file: it restores only into SQLite/],
-      ['a dump with a shell line', variant('shell.sql', (path) => writeFileSync(path, `-- MariaDB dump 10.19\n\\! touch ${marker}\nDROP TABLE IF EXISTS players;\n`)), /mariadb-dump/],
+      ['a dump with a shell line', variant('shell.sql', (path) => writeFileSync(path, `-- MariaDB dump 10.19\n\\! touch ${marker}\nDROP TABLE IF EXISTS players;\n`)), testDatabaseKind === 'sqlite' ? /mariadb-dump/ : /client command/],
     ];
     const before = await liveFingerprint(database);
     for (const [what, from, message] of cases) {
@@ -167,6 +168,48 @@ describe(`restore from a backup (e2e, ${testDatabaseKind})`, () => {
     expect(plain.code).toBe(2);
     expect(plain.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^Restore refused: .*truncated/)]);
   }, 240_000);
+
+  (testDatabaseKind === 'mysql' ? it : it.skip)('loads an old mariadb-dump file statement by statement (never through the client); one cut at 40 % or with a shell line is refused and changes nothing', async () => {
+    const source = await createTestDatabase();
+    const app = await TestApp.start({}, { database: source });
+    const dump = join(dir, 'old.sql');
+    let community;
+    let view;
+    try {
+      community = await seedCommunity(app, { cityName: 'Dumped Town' });
+      view = await viewThroughApi(app, community);
+      const url = new URL(source.url);
+      execFileSync('sh', ['-c', `mariadb-dump --single-transaction --hex-blob --default-character-set=utf8mb4 -h ${url.hostname} -P ${url.port || '3306'} -u root ${url.pathname.slice(1)} > ${dump}`]);
+    } finally {
+      await app.stop({ keepDatabase: true });
+      await source.drop();
+    }
+    const marker = join(dir, 'dump-shell-ran');
+    const lines = readFileSync(dump, 'utf8').split('\n');
+    writeFileSync(join(dir, 'shell.sql'), [...lines.slice(0, 20), `\\! touch ${marker}`, ...lines.slice(20)].join('\n'));
+    cutFile(dump, join(dir, 'cut.sql'), 0.4);
+    const before = await liveFingerprint(database);
+    for (const [bad, message] of [
+      ['shell.sql', /client command/],
+      ['cut.sql', /cut short/],
+    ] as const) {
+      const refused = await cli(['restore', '--from', join(dir, bad)]);
+      expect({ bad, code: refused.code }).toEqual({ bad, code: 2 });
+      expect(JSON.parse(refused.stdout)).toEqual({ error: expect.stringMatching(message) });
+      expect(await liveFingerprint(database)).toBe(before);
+    }
+    expect(existsSync(marker)).toBe(false);
+
+    const restored = await cli(['restore', '--from', dump]);
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
+    const again = await TestApp.start({}, { database });
+    try {
+      expect(await viewThroughApi(again, community)).toEqual(view);
+    } finally {
+      await again.stop({ keepDatabase: true });
+    }
+  }, 180_000);
 
   it('--check verifies a good file without any database, and --undo with nothing kept is refused', async () => {
     const check = await runCli(['restore', '--check', file], { DATABASE_URL: undefined });
