@@ -78,7 +78,7 @@ onMysqlRun('restore across databases (e2e, SQLite and MariaDB)', () => {
       // What SQLite keeps and MariaDB's columns do not: a 20-character game id (varchar(16)), a
       // corner beyond a 32-bit integer, a summary over TEXT's 65,535 bytes.
       const db = new Database(sqlite.url.slice('sqlite:'.length));
-      db.prepare('UPDATE players SET mcid = ? WHERE uuid = ?').run('x'.repeat(20), community.players[1]!.uuid);
+      db.prepare('UPDATE players SET mcid = ? WHERE uuid = ?').run('x'.repeat(20), community.players[1].uuid);
       db.prepare('UPDATE cities SET min_x = ?, summary = ? WHERE id = ?').run(2 ** 40, 'あ'.repeat(30_000), community.cityId);
       db.close();
       const file = join(dir, 'odd.backup');
@@ -90,7 +90,7 @@ onMysqlRun('restore across databases (e2e, SQLite and MariaDB)', () => {
       await target.stop({ keepDatabase: true });
 
       const expected = [
-        expect.objectContaining({ row: `players uuid=${community.players[1]!.uuid}`, column: 'mcid', reason: expect.stringMatching(/20 characters; the column holds 16/) }),
+        expect.objectContaining({ row: `players uuid=${community.players[1].uuid}`, column: 'mcid', reason: expect.stringMatching(/20 characters; the column holds 16/) }),
         expect.objectContaining({ row: `cities id=${community.cityId}`, column: 'summary', reason: expect.stringMatching(/90000 bytes; the column holds 65535/) }),
         expect.objectContaining({ row: `cities id=${community.cityId}`, column: 'min_x', reason: expect.stringMatching(/1099511627776 is outside/) }),
       ];
@@ -105,7 +105,7 @@ onMysqlRun('restore across databases (e2e, SQLite and MariaDB)', () => {
       expect(refused.code).toBe(2);
       const error = (JSON.parse(refused.stdout) as { error: string }).error;
       expect(error).toMatch(/^Restore refused: 3 rows of the backup cannot be held by this database/);
-      expect(error).toContain(`players uuid=${community.players[1]!.uuid} column mcid`);
+      expect(error).toContain(`players uuid=${community.players[1].uuid} column mcid`);
       expect(error).toContain(`cities id=${community.cityId} column min_x`);
       expect(error).toContain(`cities id=${community.cityId} column summary`);
       expect(await liveFingerprint(mysql)).toBe(before);
