@@ -15,7 +15,7 @@ export interface Community {
   clubUser: { uuid: string; mcid: string; usertoken: string; password: string };
 }
 
-export async function seedCommunity(app: TestApp, options: { cityName?: string } = {}): Promise<Community> {
+export async function seedCommunity(app: TestApp, options: { cityName?: string; kana?: string; at?: [number, number] } = {}): Promise<Community> {
   const operatorKey = await app.createApiKey(['operator']);
   const gameServerKey = await app.createApiKey(['game-server']);
   const asServer = { headers: { 'x-api-key': gameServerKey } };
@@ -26,8 +26,8 @@ export async function seedCommunity(app: TestApp, options: { cityName?: string }
   const created = await app.post<{ cityId: number }>('/cities/create', {
     usertoken: userkey,
     cityName: options.cityName ?? 'Restore Town 🏯',
-    cityNameKana: 'りすとあ',
-    corners: square(12000, -34000),
+    cityNameKana: options.kana ?? 'りすとあ',
+    corners: square(...(options.at ?? [12000, -34000])),
     count: 100,
     recaptcha: 'pass',
   });
