@@ -1,8 +1,8 @@
+import { setPriority } from 'node:os';
 import { Command } from 'commander';
 import { takeBackup } from '../../backup/backup';
 import { FailedPartWay, messageOf, Refused } from '../../backup/refusals';
 import { checkBackup, restore, undoRestore } from '../../backup/restore';
-import { loadConfig } from '../../config/app-config';
 import { CliError, CliOutput } from '../cli-output';
 
 /** Refusals exit 2, part-way failures 1 (docs/backup-and-restore.md, Exit codes). */
@@ -32,6 +32,7 @@ export function registerBackupCommands(program: Command, loadDatabaseUrl: () => 
     .requiredOption('--out <file>', 'the new backup file (must not exist; written with mode 0600)')
     .action(async (options: { out: string }) => {
       const databaseUrl = loadDatabaseUrl();
+      yieldCpuToTheServer();
       try {
         const written = await takeBackup(databaseUrl, options.out);
         const rows = written.manifest.tables.reduce((sum, table) => sum + table.rows, 0);
@@ -112,6 +113,15 @@ export function registerBackupCommands(program: Command, loadDatabaseUrl: () => 
     });
 }
 
-export function configuredDatabaseUrl(): string {
-  return loadConfig().DATABASE_URL;
+/**
+ * A backup runs beside the server, on the same few cores: at a lower scheduling priority it takes
+ * the CPU the server's requests leave (docs/backup-and-restore.md, Speed). Set before any worker
+ * thread exists, so compression threads inherit it. Not every system allows it: then as is.
+ */
+function yieldCpuToTheServer(): void {
+  try {
+    setPriority(10);
+  } catch {
+    // unchanged priority
+  }
 }
