@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { decodeValue, encodeValue, logicalTypeOf, rowLine, TableDigest } from './backup-format';
 
 describe('backup values', () => {
@@ -51,5 +52,11 @@ describe(TableDigest.name, () => {
     expect(digest([...lines, rowLine([4, 'd'])])).not.toBe(digest(lines));
     expect(digest([rowLine([1, 'A']), ...lines.slice(1)])).not.toBe(digest(lines));
     expect(digest(lines)).toMatch(/^[0-9a-f]{64}$/);
+    // The sum of the row hashes modulo 2^256, as BigInt arithmetic has it.
+    const sha = (line: string): bigint => BigInt(`0x${createHash('sha256').update(line).digest('hex')}`);
+    const expected = lines.reduce((sum, line) => (sum + sha(line)) % (1n << 256n), 0n);
+    expect(digest(lines)).toBe(expected.toString(16).padStart(64, '0'));
+    const overflowing = Array.from({ length: 50 }, (_, index) => rowLine([index]));
+    expect(digest(overflowing)).toBe((overflowing.reduce((sum, line) => sum + sha(line), 0n) % (1n << 256n)).toString(16).padStart(64, '0'));
   });
 });

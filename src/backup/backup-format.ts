@@ -160,25 +160,30 @@ export function rowLine(values: PortableValue[]): string {
   return JSON.stringify(values);
 }
 
-const MOD = 1n << 256n;
-
 /**
  * The checksum of a table: the sum, modulo 2^256, of the sha256 of each row line. A sum rather
  * than one hash over the stream because the databases order text keys differently (SQLite by
  * bytes, MariaDB by collation): the same rows give the same checksum in any order, and any
- * changed, missing or extra row changes it.
+ * changed, missing or extra row changes it. Added as eight 32-bit words with carries (a BigInt
+ * per row costs more than the hash).
  */
 export class TableDigest {
-  private sum = 0n;
+  private readonly words = new Array<number>(8).fill(0);
   rows = 0;
 
   add(line: string): void {
-    this.sum = (this.sum + BigInt(`0x${createHash('sha256').update(line).digest('hex')}`)) % MOD;
+    const hash = createHash('sha256').update(line).digest();
+    let carry = 0;
+    for (let index = 7; index >= 0; index -= 1) {
+      const sum = this.words[index]! + hash.readUInt32BE(index * 4) + carry;
+      carry = sum >= 0x1_0000_0000 ? 1 : 0;
+      this.words[index] = sum - carry * 0x1_0000_0000;
+    }
     this.rows += 1;
   }
 
   get hex(): string {
-    return this.sum.toString(16).padStart(64, '0');
+    return this.words.map((word) => word.toString(16).padStart(8, '0')).join('');
   }
 }
 
