@@ -175,7 +175,7 @@ export class TableDigest {
     const hash = createHash('sha256').update(line).digest();
     let carry = 0;
     for (let index = 7; index >= 0; index -= 1) {
-      const sum = this.words[index]! + hash.readUInt32BE(index * 4) + carry;
+      const sum = this.words[index] + hash.readUInt32BE(index * 4) + carry;
       carry = sum >= 0x1_0000_0000 ? 1 : 0;
       this.words[index] = sum - carry * 0x1_0000_0000;
     }
