@@ -211,6 +211,31 @@ describe(`restore from a backup (e2e, ${testDatabaseKind})`, () => {
     }
   }, 180_000);
 
+  it('a backup from an earlier release (a migration behind) loads at its own schema level and is migrated after', async () => {
+    const parts = readBackupParts(file);
+    const older = withoutTable(parts, 'api_key_revocations');
+    expect(older.manifest.migrations.pop()).toBe('ApiKeyRevocations1764100000000');
+    older.manifest.lastMigration = older.manifest.migrations.at(-1)!;
+    const path = join(dir, 'older.backup');
+    writeBackupParts(path, older, { recount: true });
+    const target = await createTestDatabase();
+    try {
+      const restored = await runCli(['restore', '--from', path, '--json'], { DATABASE_URL: target.url });
+      expect(restored.stderr).toBe('');
+      expect(restored.code).toBe(0);
+      const app = await TestApp.start({}, { database: target });
+      try {
+        expect(await app.dataSource.showMigrations()).toBe(false);
+        expect(await app.dataSource.query('SELECT COUNT(*) AS n FROM api_key_revocations')).toEqual([{ n: expect.anything() }]);
+        expect((await app.get('/cities')).status).toBe(200);
+      } finally {
+        await app.stop({ keepDatabase: true });
+      }
+    } finally {
+      await target.drop();
+    }
+  }, 120_000);
+
   it('--check verifies a good file without any database, and --undo with nothing kept is refused', async () => {
     const check = await runCli(['restore', '--check', file], { DATABASE_URL: undefined });
     expect(check.stderr).toBe('');
