@@ -35,6 +35,34 @@ function removeSqliteFiles(path: string): void {
   }
 }
 
+function inUse(target: string): Refused {
+  return new Refused(`${target} is in use: stop the server (and any running CLI command) first, then restore`);
+}
+
+/**
+ * Refuses early, before any work, while another connection has the live database open: a
+ * connection in exclusive locking mode cannot take its lock then. It only reads, so a database
+ * closed cleanly keeps its bytes. (The swap checks again, holding the lock.)
+ */
+function refuseWhileInUse(target: string): void {
+  if (!existsSync(target)) {
+    return;
+  }
+  const probe = new Database(target, { fileMustExist: true, timeout: 0 });
+  try {
+    probe.pragma('locking_mode = EXCLUSIVE');
+    probe.exec('BEGIN EXCLUSIVE');
+    probe.exec('COMMIT');
+  } catch (error) {
+    if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) {
+      throw inUse(target);
+    }
+    throw error;
+  } finally {
+    probe.close();
+  }
+}
+
 /** The revocations the live database lists (none when it has no such table, or no file). */
 function liveRevocations(target: string): Revocation[] {
   if (!existsSync(target)) {
@@ -147,7 +175,7 @@ function swapIn(target: string, scratch: string, now: Date): string | null {
         live.exec('BEGIN EXCLUSIVE');
       } catch (error) {
         if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) {
-          throw new Refused(`${target} is in use: stop the server (and any running CLI command) first, then restore`);
+          throw inUse(target);
         }
         throw error;
       }
@@ -188,6 +216,7 @@ export async function restoreIntoSqlite(databaseFile: string, from: string, now 
     throw new Refused(`${basename(source)} is not a backup of this service (neither a backup file, nor a SQLite database)`);
   }
   // A fixed name: a restore killed part-way leaves it, and the next run clears it first.
+  refuseWhileInUse(target);
   const scratch = `${target}.restore-scratch`;
   removeSqliteFiles(scratch);
   try {
@@ -226,6 +255,7 @@ export async function undoSqliteRestore(databaseFile: string, now = new Date()):
   if (!kept) {
     throw new Refused(`there is nothing to undo: no ${basename(target)}.before-restore-* beside the database`);
   }
+  refuseWhileInUse(target);
   const scratch = `${target}.restore-scratch`;
   removeSqliteFiles(scratch);
   try {
