@@ -169,6 +169,8 @@ export async function restoreIntoMysql(databaseUrl: string, from: string, now = 
       await readManifest(source);
     }
     const revocations = await liveRevocations(admin, live);
+    // Leftovers of a killed run: the scratch database (dropped by createScratch) and an empty kept one.
+    await keptMysqlDatabases(admin, live);
     await createScratch(admin, scratch);
     try {
       if (kind === 'portable') {
@@ -191,10 +193,16 @@ export async function restoreIntoMysql(databaseUrl: string, from: string, now = 
 export async function keptMysqlDatabases(admin: Connection, live: string): Promise<string[]> {
   const prefix = keptPrefix(live);
   const [rows] = await admin.query<RowDataPacket[]>('SELECT SCHEMA_NAME AS name FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE ?', [`${prefix.replace(/[\\%_]/g, '\\$&')}%`]);
-  return rows
-    .map((row) => String(row.name))
-    .filter((name) => /_before_\d{8}\d{6}(-\d+)?$/.test(name))
-    .sort();
+  const kept: string[] = [];
+  for (const name of rows.map((row) => String(row.name)).filter((candidate) => /_before_\d{8}\d{6}(-\d+)?$/.test(candidate))) {
+    // A restore killed between creating the kept database and the swap leaves it empty: not kept data.
+    if ((await baseTables(admin, name)).length > 0) {
+      kept.push(name);
+    } else {
+      await admin.query(`DROP DATABASE IF EXISTS ${quoteMysql(name)}`);
+    }
+  }
+  return kept.sort();
 }
 
 /** `restore --undo` on MariaDB: the newest kept database's tables swapped back in, as a restore does. */
