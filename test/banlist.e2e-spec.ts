@@ -321,3 +321,110 @@ describe('ban-list mirror (e2e)', () => {
     expect(summary.players).toBe(summary.updated + summary.failed);
   });
 });
+
+/**
+ * docs/game-server.md, Syncing: every answer of the upstream is bounded as it arrives. Past
+ * 5,000,000 bytes (after decompression) the request is cut off, the whole body has the deadline,
+ * and a redirect is not followed; the player counts as failed and keeps the data it had.
+ * (The server's memory under a 400 MB body and a gigabyte bomb: test/faults/banlist.fault-spec.ts.)
+ */
+describe('ban-list upstream answers that are too big, too slow or redirected (e2e)', () => {
+  const upstream = new FakeBanlist();
+  let app: TestApp;
+  let operator: { 'x-api-key': string };
+  const players: Record<string, { uuid: string; mcid: string }> = {};
+  let summary: Record<string, unknown>;
+
+  const BAD = ['flood', 'declared', 'gzipBomb', 'deflateBomb', 'brBomb', 'drip', 'redirect', 'offsite'] as const;
+  const GOOD = ['nearLimit', 'gzip', 'deflate', 'br'] as const;
+
+  beforeAll(async () => {
+    const url = await upstream.start();
+    // Room for a loaded machine: the answer just under the limit must arrive whole within the deadline.
+    app = await TestApp.start({ BANLIST_SOURCE_URL: url, BANLIST_TIMEOUT_MS: '4000', BANLIST_SYNC_CONCURRENCY: '4' });
+    operator = { 'x-api-key': await app.createApiKey(['operator']) };
+    for (const name of [...BAD, ...GOOD]) {
+      players[name] = await knownPlayer(app);
+    }
+    let banId = 95_000;
+    const stored = (uuid: string) => ({ status: 200 as const, body: upstreamPlayer(uuid, 'Stored', 7, [{ banId: (banId += 1) }]) });
+    const fresh = (uuid: string) => upstreamPlayer(uuid, 'Fresh', 3, []);
+    const p = players;
+    // First run: every player gets an ordinary answer (the data a failed fetch must keep).
+    for (const name of BAD) {
+      upstream.script(p[name].uuid, stored(p[name].uuid));
+    }
+    expect((await app.post('/users/banlist/sync', undefined, { headers: operator })).body).toMatchObject({ failed: 0 });
+    upstream.script(p.flood.uuid, { flood: 100 * 1024 * 1024, body: fresh(p.flood.uuid) });
+    upstream.script(p.declared.uuid, { flood: 400 * 1024 * 1024, body: fresh(p.declared.uuid), declareLength: true });
+    upstream.script(p.gzipBomb.uuid, { bomb: 200 * 1024 * 1024, encoding: 'gzip', body: fresh(p.gzipBomb.uuid) });
+    upstream.script(p.deflateBomb.uuid, { bomb: 20 * 1024 * 1024, encoding: 'deflate', body: fresh(p.deflateBomb.uuid) });
+    upstream.script(p.brBomb.uuid, { bomb: 20 * 1024 * 1024, encoding: 'br', body: fresh(p.brBomb.uuid) });
+    upstream.script(p.drip.uuid, { drip: 50 });
+    upstream.script(p.redirect.uuid, { redirect: 302, location: `/player/${p.nearLimit.uuid.replace(/-/g, '')}?token=secret-in-path` });
+    upstream.script(p.offsite.uuid, { redirect: 307, location: 'http://169.254.169.254/latest/meta-data/' });
+    // Just under the limit, and small compressed bodies: read and stored.
+    upstream.script(p.nearLimit.uuid, { flood: 4_990_000, body: fresh(p.nearLimit.uuid) });
+    upstream.script(p.gzip.uuid, { encoded: 'gzip', body: fresh(p.gzip.uuid) });
+    upstream.script(p.deflate.uuid, { encoded: 'deflate', body: fresh(p.deflate.uuid) });
+    upstream.script(p.br.uuid, { encoded: 'br', body: fresh(p.br.uuid) });
+    const requestsBefore = upstream.requestsFor(p.nearLimit.uuid).length;
+    const result = await app.post('/users/banlist/sync', undefined, { headers: operator });
+    expect(result.status).toBe(200);
+    summary = result.body;
+    // The redirect was not followed: nobody asked for its target.
+    expect(upstream.requestsFor(p.nearLimit.uuid).length).toBe(requestsBefore + 1);
+    expect(upstream.otherPaths).toEqual([]);
+  });
+
+  afterAll(async () => {
+    await app.stop();
+    await upstream.stop();
+  });
+
+  const failure = (name: string) => app.logLines.filter((line) => line.includes('Ban-list fetch failed') && line.includes(players[name].uuid)).pop() ?? '';
+
+  it('counts each refused answer as failed, once (never retried), and reads the others', () => {
+    expect(summary).toMatchObject({ players: BAD.length + GOOD.length, updated: GOOD.length, failed: BAD.length });
+    for (const name of BAD) {
+      expect(upstream.requestsFor(players[name].uuid)).toHaveLength(2);
+    }
+  });
+
+  it('keeps the data of every player whose answer was refused', async () => {
+    for (const name of BAD) {
+      expect((await app.get(`/users/banlist/${players[name].uuid}`)).body.data).toMatchObject({ reputation: 7, global: 1 });
+    }
+    for (const name of GOOD) {
+      expect((await app.get(`/users/banlist/${players[name].uuid}`)).body.data).toMatchObject({ reputation: 3, global: 0 });
+    }
+  });
+
+  it('cuts off a body at the limit, before reading it when its declared length is over', () => {
+    expect(failure('flood')).toContain('the body is over the limit of 5000000 bytes');
+    expect(failure('declared')).toMatch(/the declared body \(\d+ bytes\) is over the limit of 5000000 bytes/);
+    const sent = (name: string) => upstream.streamed.find((entry) => entry.uuid === players[name].uuid)!;
+    // 100 MB and 400 MB offered; what got out is the limit plus the sockets' buffers.
+    expect(sent('flood')).toMatchObject({ cutOff: true });
+    expect(sent('flood').sentBytes).toBeLessThan(50 * 1024 * 1024);
+    expect(sent('declared')).toMatchObject({ cutOff: true });
+    expect(sent('declared').sentBytes).toBeLessThan(50 * 1024 * 1024);
+  });
+
+  it('bounds gzip, deflate and br bodies after decompression', () => {
+    for (const name of ['gzipBomb', 'deflateBomb', 'brBomb']) {
+      expect(failure(name)).toContain('the body is over the limit of 5000000 bytes');
+    }
+  });
+
+  it('gives an endless body the deadline, counted as a timeout', () => {
+    expect(failure('drip')).toContain('timed out after 4000 ms');
+    expect(upstream.streamed.find((entry) => entry.uuid === players.drip.uuid)).toMatchObject({ cutOff: true });
+  });
+
+  it('does not follow a redirect, and logs only where it pointed (scheme and host)', () => {
+    expect(failure('redirect')).toMatch(/upstream answered 302 redirecting to http:\/\/127\.0\.0\.1:\d+\/…; redirects are not followed/);
+    expect(failure('offsite')).toContain('upstream answered 307 redirecting to http://169.254.169.254/…; redirects are not followed');
+    expect(app.logLines.join('\n')).not.toContain('secret-in-path');
+  });
+});

@@ -1,3 +1,6 @@
+import { Achievement } from '../src/users/achievement.entity';
+import { AchievementUnlock } from '../src/users/achievement-unlock.entity';
+import { LoginRecord } from '../src/users/login-record.entity';
 import { expectError, HttpResult, newPlayer, TestApp } from './support/test-app';
 
 interface Login {
@@ -244,6 +247,72 @@ describe('game-server ingest (e2e)', () => {
       const result = await postUnlocks([{ uuid: newPlayer().uuid, achievementId: 'x', unlockedAt: '2024-01-01T00:00:00Z' }]);
       expectError(result, 400, 'invalid_request');
       expect(result.body.details).toEqual([expect.objectContaining({ field: 'unlocks.0.achievementId' })]);
+    });
+  });
+
+  /**
+   * Malformed batches used to answer 500 (issue: `{"logins":[[]]}`, `{"achievements":[[]]}`, an
+   * achievement id of 1e308 on both databases, one of 2^31 on MariaDB). Each is a 400 in the
+   * envelope naming the element, and nothing of the batch is stored, not even its valid items.
+   */
+  describe('malformed batches', () => {
+    async function stored(): Promise<{ logins: number; achievements: number; unlocks: number }> {
+      return {
+        logins: await app.dataSource.getRepository(LoginRecord).count(),
+        achievements: await app.dataSource.getRepository(Achievement).count(),
+        unlocks: await app.dataSource.getRepository(AchievementUnlock).count(),
+      };
+    }
+
+    it.each([
+      ['[]', []],
+      ['[[]]', [[]]],
+      ['[1, 2]', [1, 2]],
+      ['null', null],
+      ['a string', 'x'],
+    ])('refuses %s where a batch expects an object, naming the element, storing nothing', async (_label, bad) => {
+      await defineAchievements([{ id: 931, title: 'Shape', description: 'd' }]);
+      const before = await stored();
+      const player = newPlayer();
+      const batches: Array<[string, () => Promise<HttpResult>]> = [
+        ['logins', () => postLogins([login(player, '2024-01-01T00:00:00Z'), bad])],
+        ['achievements', () => defineAchievements([{ id: 932, title: 'Beside', description: 'd' }, bad])],
+        ['unlocks', () => postUnlocks([{ uuid: player.uuid, achievementId: 931, unlockedAt: '2024-01-02T00:00:00Z' }, bad])],
+      ];
+      for (const [name, send] of batches) {
+        const result = expectError(await send(), 400, 'invalid_request');
+        expect(result.body.details).toEqual([expect.objectContaining({ field: `${name}.1`, message: expect.stringContaining('must be an object') })]);
+        expect((result.body.details as Array<{ message_ja: string }>)[0].message_ja).toContain('2件目はオブジェクトで指定してください');
+      }
+      expect(await stored()).toEqual(before);
+      expectError(await app.get(`/users/${player.uuid}`), 404, 'not_found');
+    });
+
+    it('names every element that is not an object', async () => {
+      const result = expectError(await postLogins([[], login(newPlayer(), '2024-01-01T00:00:00Z'), [[]], 5]), 400, 'invalid_request');
+      expect((result.body.details as Array<{ field: string }>).map((entry) => entry.field)).toEqual(['logins.0', 'logins.2', 'logins.3']);
+    });
+
+    it.each([
+      ['2^31', 2 ** 31],
+      ['2^53', 2 ** 53],
+      ['1e308', 1e308],
+    ])('refuses an achievement id of %s (past what an integer column holds on either database), storing nothing', async (_label, id) => {
+      const before = await stored();
+      const player = newPlayer();
+      const definitions = expectError(await defineAchievements([{ id: 941, title: 'Fine', description: 'd' }, { id, title: 'Huge', description: 'd' }]), 400, 'invalid_request');
+      expect(definitions.body.details).toEqual([expect.objectContaining({ field: 'achievements.1.id', message: 'achievements.1.id must be at most 2147483647' })]);
+      const unlocks = expectError(await postUnlocks([{ uuid: player.uuid, achievementId: id, unlockedAt: '2024-01-02T00:00:00Z' }]), 400, 'invalid_request');
+      expect(unlocks.body.details).toEqual([expect.objectContaining({ field: 'unlocks.0.achievementId', message: 'unlocks.0.achievementId must be at most 2147483647' })]);
+      expect(await stored()).toEqual(before);
+    });
+
+    it('stores the largest id an integer column holds on both databases', async () => {
+      expect((await defineAchievements([{ id: 2_147_483_647, title: 'Largest', description: 'd' }])).body).toMatchObject({ upserted: 1 });
+      const player = newPlayer();
+      await postLogins([login(player, '2024-01-01T00:00:00Z')]);
+      expect((await postUnlocks([{ uuid: player.uuid, achievementId: 2_147_483_647, unlockedAt: '2024-01-02T00:00:00Z' }])).body).toMatchObject({ accepted: 1 });
+      expect((await app.get(`/users/achievements/${player.uuid}`)).body.data).toEqual([expect.objectContaining({ id: 2_147_483_647, title: 'Largest' })]);
     });
   });
 });

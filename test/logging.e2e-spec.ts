@@ -42,3 +42,44 @@ describe('database errors in the log (e2e)', () => {
     }
   });
 });
+
+/**
+ * SECURITY.md, Logging: a secret after `;` in a path (a matrix parameter) used to reach the
+ * request log as it was. Everything after a `;` in a path segment is redacted, whatever its name;
+ * query pairs are split at `;` as well as `&`.
+ */
+describe('secrets after ; in logged URLs (e2e)', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await TestApp.start();
+  });
+
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  it.each([
+    ['POST', '/club/token;password=Sekret-Matrix-1', '/club/token;[redacted]'],
+    ['GET', '/cities/requests;apikey=csk_SekretMatrix2', '/cities/requests;[redacted]'],
+    ['GET', '/cities/requests;csk_SekretMatrix3?limit=5', '/cities/requests;[redacted]?limit=5'],
+    ['GET', '/club;usertoken=Sekret-Matrix-4/@me', '/club;[redacted]/@me'],
+    ['POST', '/club/token%3Bpassword=Sekret-Matrix-5', '/club/token;[redacted]'],
+    ['POST', '/club/token%3bPASSWORD=Sekret-Matrix-6', '/club/token;[redacted]'],
+    ['GET', '/cities/requests?limit=5;apikey=csk_SekretMatrix7', '/cities/requests?limit=5;apikey=[redacted]'],
+  ])('%s %s is logged as %s', async (method, path, logged) => {
+    const before = app.logLines.length;
+    const secret = /Sekret-?Matrix-?\d/.exec(path)![0];
+    const result = await app.request(method, path);
+    expect(result.status).toBeGreaterThanOrEqual(400);
+    expect(result.status).toBeLessThan(500);
+    // The request line is written when the answer has gone out.
+    for (let waited = 0; !app.logLines.slice(before).some((line) => line.includes('"msg":"request"')) && waited < 2000; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const lines = app.logLines.slice(before);
+    expect(lines.join('\n')).not.toContain(secret);
+    const request = lines.map((line) => JSON.parse(line) as { msg?: string; url?: string }).find((line) => line.msg === 'request');
+    expect(request?.url).toBe(logged);
+  });
+});

@@ -5,22 +5,22 @@ import { freePort } from './support/server-process';
 import { square } from './support/cities';
 import { TcpProxy } from './support/tcp-proxy';
 import { createOriginalSource, originalCorners, OriginalSource } from './support/original-source';
+import type { ImportReportJson as Report, TableCounts as Counts } from '../src/original-import/import-report';
 import { runCli } from './support/run-cli';
 import { newPlayer, TestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
 
-interface Counts {
-  read: number;
-  imported: number;
-  unchanged: number;
-  skipped: number;
-}
-interface Report {
-  dryRun: boolean;
-  tables: Record<string, Counts>;
-  problems: Array<{ table: string; id: number | string | null; reason: string }>;
-  requests: Array<{ table: string; id: number; requestId: number }>;
-}
+
+/** A table's counts: every row read (= the source's COUNT(*)), skipped = excluded by a rule + problems. */
+const counts = (read: number, imported: number, unchanged: number, excluded: number, problems: number): Counts => ({
+  sourceRows: read,
+  read,
+  imported,
+  unchanged,
+  skipped: excluded + problems,
+  excluded,
+  problems,
+});
 
 const CUTOFF = '2018-03-20T00:00:00+09:00';
 
@@ -86,8 +86,8 @@ describe('import:original (e2e: a MariaDB source in the original layout, the rea
     await city(13, { name: 'Bob Town', namekana: 'ぼぶたうん', regionname: 'Bob_Town', player: 'BobName', uuid: null, corners: originalCorners(100, 0, 10, false), created_at: '2019-05-01 12:00:00' });
     await city(14, { name: 'Broken', namekana: 'ぶろーくん', corners: 'not json', created_at: '2019-05-01 12:00:00' });
     await city(15, { name: 'Orphan', namekana: 'おーふぁん', player: 'Nobody', uuid: null, corners: originalCorners(300, 0, 10, true), created_at: '2019-05-01 12:00:00' });
-    // Breaks today's rules: overlaps city 12, and its region name is outside today's pattern.
-    await city(20, { name: 'Overlap', namekana: 'おーばーらっぷ', regionname: 'まち', corners: originalCorners(5, 5, 10, true), created_at: '2019-06-01 12:00:00' });
+    // Breaks today's rules: overlaps city 13, and its region name is outside today's pattern.
+    await city(20, { name: 'Overlap', namekana: 'おーばーらっぷ', regionname: 'まち', corners: originalCorners(105, 5, 10, true), created_at: '2019-06-01 12:00:00' });
 
     const create = (fields: Record<string, unknown>): Promise<void> => {
       const row = { namekana: 'しんせい', player: 'AliceNew', uuid: alice.uuid, corners: originalCorners(500, 0, 10, true), created_at: '2020-06-01 00:00:00', ...fields };
@@ -215,21 +215,29 @@ describe('import:original (e2e: a MariaDB source in the original layout, the rea
   });
 
   it('reports every table with read = imported + unchanged + skipped, and the rows it could not read', () => {
-    for (const counts of Object.values(first.tables)) {
-      expect(counts.read).toBe(counts.imported + counts.unchanged + counts.skipped);
+    for (const table of Object.values(first.tables)) {
+      expect(table.read).toBe(table.sourceRows);
+      expect(table.read).toBe(table.imported + table.unchanged + table.skipped);
+      expect(table.skipped).toBe(table.excluded + table.problems);
     }
     expect(first.tables).toEqual({
-      jaoSuperAchievement2_Type: { read: 2, imported: 2, unchanged: 0, skipped: 0 },
-      // 9 rows: 4 stored; 2 before the cutoff (alice's first, carol's only one), 1 refused, 2 unreadable.
-      login: { read: 9, imported: 4, unchanged: 0, skipped: 5 },
-      cities: { read: 5, imported: 3, unchanged: 0, skipped: 2 },
-      cities_new_waiting: { read: 4, imported: 4, unchanged: 0, skipped: 0 },
-      cities_corners_waiting: { read: 2, imported: 2, unchanged: 0, skipped: 0 },
-      cities_other_waiting: { read: 2, imported: 2, unchanged: 0, skipped: 0 },
-      discordlink: { read: 4, imported: 1, unchanged: 0, skipped: 3 },
-      jaoSuperAchievement2: { read: 4, imported: 3, unchanged: 0, skipped: 1 },
-      clubjaoafa: { read: 3, imported: 2, unchanged: 0, skipped: 1 },
+      jaoSuperAchievement2_Type: counts(2, 2, 0, 0, 0),
+      // 9 rows: 4 stored; 2 before the cutoff (alice's first, carol's only one) and 1 refused (excluded), 2 unreadable (problems).
+      login: counts(9, 4, 0, 3, 2),
+      cities: counts(5, 3, 0, 0, 2),
+      cities_new_waiting: counts(4, 4, 0, 0, 0),
+      cities_corners_waiting: counts(2, 2, 0, 0, 0),
+      cities_other_waiting: counts(2, 2, 0, 0, 0),
+      // bob's unlinked row is excluded; an older active row and carol's (no login since the cutoff) are problems.
+      discordlink: counts(4, 1, 0, 1, 2),
+      // A repeat of one unlock is excluded.
+      jaoSuperAchievement2: counts(4, 3, 0, 1, 0),
+      clubjaoafa: counts(3, 2, 0, 0, 1),
     });
+    // Every skipped row that is a problem is listed, as skipped.
+    for (const [table, entry] of Object.entries(first.tables)) {
+      expect(first.problems.filter((problem) => problem.table === table && problem.skipped)).toHaveLength(entry.problems);
+    }
     const problem = (table: string, id: number | string | null): string | undefined => first.problems.find((entry) => entry.table === table && entry.id === id)?.reason;
     expect(problem('login', 8)).toMatch(/uuid/);
     expect(problem('login', 9)).toMatch(/date that exists/);
@@ -237,7 +245,7 @@ describe('import:original (e2e: a MariaDB source in the original layout, the rea
     expect(problem('cities', 15)).toMatch(/owner not found/);
     expect(first.problems.filter((entry) => entry.table === 'cities' && entry.id === 20).map((entry) => entry.reason)).toEqual([
       expect.stringMatching(/outside today's pattern/),
-      expect.stringMatching(/overlaps city 12/),
+      expect.stringMatching(/overlaps city 13/),
     ]);
     expect(problem('discordlink', 1)).toMatch(/newer active row/);
     expect(problem('discordlink', 4)).toMatch(/no login on or after/);
@@ -331,11 +339,11 @@ describe('import:original (e2e: a MariaDB source in the original layout, the rea
   it('a second run changes nothing; what changed here since is reported and kept', async () => {
     const again = await cli('--from', source.url);
     expect(again.code).toBe(0);
-    for (const [table, counts] of Object.entries(again.report.tables)) {
+    for (const [table, now] of Object.entries(again.report.tables)) {
       const before = first.tables[table];
       // dave's password was set here (previous test): reported, not overwritten.
       const changedHere = table === 'clubjaoafa' ? 1 : 0;
-      expect({ table, ...counts }).toEqual({ table, read: before.read, imported: 0, unchanged: before.imported - changedHere, skipped: before.skipped + changedHere });
+      expect({ table, ...now }).toEqual({ table, ...counts(before.read, 0, before.imported - changedHere, before.excluded, before.problems + changedHere) });
     }
     expect(again.report.requests).toEqual(first.requests);
     expect(again.report.problems.find((entry) => entry.table === 'clubjaoafa' && entry.id === 2)?.reason).toMatch(/changed here since the import/);
@@ -346,7 +354,7 @@ describe('import:original (e2e: a MariaDB source in the original layout, the rea
     expect(request.id).toBe(pendingCreate);
     expect((await app.post(`/cities/approval/create/${request.cityId}`, undefined, asOperator())).status).toBe(200);
     const third = await cli('--from', source.url);
-    expect(third.report.tables.cities_new_waiting).toEqual({ read: 4, imported: 0, unchanged: 3, skipped: 1 });
+    expect(third.report.tables.cities_new_waiting).toEqual(counts(4, 0, 3, 0, 1));
     expect(third.report.problems.find((entry) => entry.table === 'cities_new_waiting' && entry.id === 3)?.reason).toMatch(/approved here since the import/);
     expect((await app.get<{ data: { status: string }[] }>('/cities/requests', { query: { status: 'approved', type: 'create' }, ...asOperator() })).body.data).toHaveLength(3);
   });
@@ -414,7 +422,7 @@ describe('import:original (e2e: a MariaDB source in the original layout, the rea
         const run = await runCli(['import:original', '--from', minimal.url, '--json'], { DATABASE_URL: target.url, NODE_ENV: 'test', LOG_LEVEL: 'error' });
         expect(run.code).toBe(0);
         const report = JSON.parse(run.stdout) as Report;
-        expect(report.tables.login).toEqual({ read: 1, imported: 1, unchanged: 0, skipped: 0 });
+        expect(report.tables.login).toEqual(counts(1, 1, 0, 0, 0));
         expect(report.problems.map((entry) => [entry.table, entry.id])).toEqual([
           ['jaoSuperAchievement2_Type', null],
           ['cities_new_waiting', null],

@@ -1,7 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { BodyRefusedError, boundedGet, type BoundedAnswer, keepAliveAgents } from '../common/http/bounded-get';
 import { startDeadline } from '../common/timing/deadline';
 import { AppConfig } from '../config/app-config';
+import { maskUrl } from '../events/webhook-url';
 import { backoffMs, parseUpstreamPlayer, retryAfterMs, UpstreamPlayer } from './upstream-player';
 
 /** What one player's fetch came to. */
@@ -19,11 +21,12 @@ type Attempt = FetchOutcome | { kind: 'transient'; reason: string } | { kind: 'r
  */
 const TRANSIENT_RETRIES = 2;
 /** Connection failures that cost no waiting, so retrying them is cheap. */
-const RETRIED_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+const RETRIED_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
 const BACKOFF_BASE_MS = 400;
 const MAX_RETRY_AFTER_MS = 60_000;
 const DEFAULT_RETRY_AFTER_MS = 5_000;
-const MAX_BODY_CHARS = 5_000_000;
+/** The largest answer accepted, in bytes after decompression (5 MB; a real player's record is a few KB). */
+const MAX_BODY_BYTES = 5_000_000;
 
 /**
  * Shared by the fetches of one run: a 429 pauses every worker until `Retry-After` has passed,
@@ -51,8 +54,16 @@ export class FetchContext {
 
 /** The upstream ban-list service: `GET {BANLIST_SOURCE_URL}/player/{uuid}`. */
 @Injectable()
-export class BanlistClient {
+export class BanlistClient implements OnApplicationShutdown {
+  /** Connections are reused across the players of a run (a TLS handshake per player adds up). */
+  private readonly agents = keepAliveAgents();
+
   constructor(private readonly config: AppConfig) {}
+
+  /** After the runs have been stopped (beforeApplicationShutdown), so no request is cut by it. */
+  onApplicationShutdown(): void {
+    this.agents.destroy();
+  }
 
   get configured(): boolean {
     return Boolean(this.config.BANLIST_SOURCE_URL);
@@ -100,12 +111,17 @@ export class BanlistClient {
     // collected on Node 20 and never fire, and a silent upstream then hangs the run for ever
     // (docs/reliability.md).
     const deadline = startDeadline(this.config.BANLIST_TIMEOUT_MS, { signal: runSignal, what: 'ban-list upstream' });
-    let response: Response;
-    let body: string;
+    let answer: BoundedAnswer;
     try {
-      response = await fetch(`${base}/player/${encodeURIComponent(uuid)}`, { headers: { accept: 'application/json' }, redirect: 'follow', signal: deadline.signal });
-      // The timeout covers reading the body too: a server that stalls mid-body is a timeout.
-      body = await response.text();
+      // The deadline covers the whole body, and the body is bounded as it arrives (after
+      // decompression): a huge, endless or compressed-bomb answer costs at most MAX_BODY_BYTES of
+      // memory and BANLIST_TIMEOUT_MS of time (docs/game-server.md, Syncing).
+      answer = await boundedGet(new URL(`${base}/player/${encodeURIComponent(uuid)}`), {
+        headers: { accept: 'application/json' },
+        maxBytes: MAX_BODY_BYTES,
+        signal: deadline.signal,
+        agents: this.agents,
+      });
     } catch (error) {
       if (runSignal.aborted) {
         throw error;
@@ -113,29 +129,36 @@ export class BanlistClient {
       if (deadline.signal.aborted) {
         return { kind: 'failed', reason: `timed out after ${this.config.BANLIST_TIMEOUT_MS} ms (not retried in this run)`, timedOut: true };
       }
+      if (error instanceof BodyRefusedError) {
+        return { kind: 'failed', reason: error.message };
+      }
       const code = networkCode(error);
       return RETRIED_NETWORK_CODES.has(code) ? { kind: 'transient', reason: `network error ${code}` } : { kind: 'failed', reason: `network error ${code || 'unknown'}` };
     } finally {
       deadline.dispose();
     }
-    if (response.status === 404) {
+    const { status, headers, body } = answer;
+    if (status === 404) {
       return { kind: 'absent' };
     }
-    if (response.status === 429) {
-      return { kind: 'rate-limited', waitMs: retryAfterMs(response.headers.get('retry-after'), Date.now(), MAX_RETRY_AFTER_MS, DEFAULT_RETRY_AFTER_MS) };
+    if (status === 429) {
+      return { kind: 'rate-limited', waitMs: retryAfterMs(headerValue(headers['retry-after']), Date.now(), MAX_RETRY_AFTER_MS, DEFAULT_RETRY_AFTER_MS) };
     }
-    if (response.status >= 500) {
-      return { kind: 'transient', reason: `upstream answered ${response.status}` };
+    if (status >= 500) {
+      return { kind: 'transient', reason: `upstream answered ${status}` };
     }
-    if (response.status !== 200) {
-      return { kind: 'failed', reason: `upstream answered ${response.status}` };
+    if (status >= 300 && status < 400) {
+      // Not followed: the operator named the upstream, not wherever it points to (SECURITY.md,
+      // Availability). Only the target's scheme and host are shown.
+      const location = headerValue(headers.location);
+      return { kind: 'failed', reason: `upstream answered ${status}${location ? ` redirecting to ${redirectTarget(location, base)}` : ''}; redirects are not followed` };
     }
-    if (body.length > MAX_BODY_CHARS) {
-      return { kind: 'failed', reason: 'body too large' };
+    if (status !== 200) {
+      return { kind: 'failed', reason: `upstream answered ${status}` };
     }
     let json: unknown;
     try {
-      json = JSON.parse(body);
+      json = JSON.parse(body.toString('utf8'));
     } catch {
       return { kind: 'failed', reason: 'body is not JSON' };
     }
@@ -144,7 +167,20 @@ export class BanlistClient {
   }
 }
 
-/** undici puts the socket's error code on `cause` (sometimes nested once more). */
+/** Where a redirect points, scheme and host only (its path may carry a token). */
+function redirectTarget(location: string, base: string): string {
+  try {
+    return maskUrl(new URL(location, base).toString());
+  } catch {
+    return 'an invalid address';
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+/** The socket's error code: on the error itself (node:http), or on a `cause` of it. */
 function networkCode(error: unknown): string {
   for (let current: unknown = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth += 1) {
     const code = (current as { code?: unknown }).code;

@@ -126,6 +126,11 @@ export class CityRequestsRepository {
     return Number(inserted.identifiers[0]?.id);
   }
 
+  /** A request under an id its caller chose (`import:original` assigns ids itself, so a dry run reports the ids a real run creates). */
+  async insertWithId(tx: Transaction, request: CityRequestRecord): Promise<void> {
+    await tx.insert(CityRequest, request);
+  }
+
   async decide(tx: Transaction, id: number, decision: RequestDecision): Promise<void> {
     await tx.update(CityRequest, { id }, { ...decision, pendingKey: null });
   }

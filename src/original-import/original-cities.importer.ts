@@ -5,13 +5,13 @@ import type { Transaction } from '../database/unit-of-work';
 import { CitiesRepository } from '../cities/cities.repository';
 import type { CityRecord } from '../cities/city.records';
 import { CITIES_LOCK } from '../cities/city-lock';
-import { checkCityNameKana, nameKey } from '../cities/city-name';
+import { checkCityNameKana, NAME_KEY_MAX_LENGTH, nameKey } from '../cities/city-name';
 import { PlayersRepository } from '../players/players.repository';
-import { blockCount, boundingBox, regionsOverlap } from '../cities/geometry';
-import { ImportReport } from './import-report';
-import { sourceIdOf, cornersOf, gameIdOf, instantOf, integerOf, optionalText, shapeProblem, SourceRow, text, UnreadableRow, uuidOf } from './original-mapping';
-import type { SourceReader } from './source-reader';
-import { inTransactions, TargetSession } from './target-session';
+import { blockCount, boundingBox, MAX_COORDINATE, regionsOverlap } from '../cities/geometry';
+import { fitText, MAX_TARGET_ID, Run, skipRecord } from './import-run';
+import { OriginalImportRepository } from './original-import.repository';
+import { sourceIdOf, cornersOf, gameIdOf, instantOf, optionalText, outsideWorld, shapeProblem, SourceRow, text, UnreadableRow, uuidOf } from './original-mapping';
+import { inTransactions } from './target-session';
 
 const TABLE = 'cities';
 const COLUMNS = ['name', 'namekana', 'regionname', 'player', 'uuid', 'summary', 'name_origin', 'corners', 'reason', 'remarks', 'created_at', 'updated_at'];
@@ -25,12 +25,15 @@ function sameCity(a: CityRecord, b: CityRecord): boolean {
   return fields.every((field) => a[field] === b[field]) && JSON.stringify(a.corners) === JSON.stringify(b.corners);
 }
 
-export interface Run {
-  source: SourceReader;
-  target: TargetSession;
-  report: ImportReport;
-  /** Minutes east of UTC of the source's wall clock. */
-  offset: number;
+export type { Run } from './import-run';
+
+/** The id a source city keeps here: a positive integer an INTEGER column holds; otherwise it gets a new one. */
+function keptId(sourceId: string | null): number | undefined {
+  if (sourceId === null || !/^\d{1,10}$/.test(sourceId.trim())) {
+    return undefined;
+  }
+  const id = Number(sourceId.trim());
+  return id >= 1 && id <= MAX_TARGET_ID ? id : undefined;
 }
 
 /** `cities` → cities with the same ids (docs/moving-from-original.md). */
@@ -41,6 +44,7 @@ export class OriginalCitiesImporter {
     private readonly cities: CitiesRepository,
     private readonly players: PlayersRepository,
     private readonly versions: DataVersions,
+    private readonly imports: OriginalImportRepository,
   ) {}
 
   async import(run: Run, onProgress: (rows: number) => void): Promise<void> {
@@ -84,61 +88,89 @@ export class OriginalCitiesImporter {
   /** True when it wrote. */
   private async importRow(run: Run, tx: Transaction, row: SourceRow, owner: string | null): Promise<boolean> {
     const id = sourceIdOf(row);
-    let city: CityRecord;
+    const sourceKey = text(row.id);
+    let draft: Omit<CityRecord, 'id'>;
     let ownerName: string | null = null;
     try {
       if (owner === null) {
-        run.report.skip(TABLE, id, `owner not found: uuid is NULL and no login row has the name ${JSON.stringify(text(row.player))}`);
+        skipRecord(run, TABLE, id, `owner not found: uuid is NULL and no login row has the name ${JSON.stringify(text(row.player))}`);
         return false;
       }
-      city = this.cityOf(run, row, uuidOf(owner));
+      if (sourceKey === null) {
+        throw new UnreadableRow('id is NULL');
+      }
+      draft = this.cityOf(run, row, uuidOf(owner));
       ownerName = text(row.player) === null ? null : gameIdOf(row.player);
     } catch (error) {
       if (error instanceof UnreadableRow) {
-        run.report.skip(TABLE, id, error.message);
+        skipRecord(run, TABLE, id, error.message);
         return false;
       }
       throw error;
     }
-    const existing = await this.cities.getRecord(tx, city.id);
+    // What an earlier run made of this row (a link), or the city with the same id made by an import before links were kept.
+    const link = await this.imports.getLink(tx, TABLE, sourceKey);
+    const sameId = keptId(sourceKey);
+    const earlierId = link?.targetId ?? sameId;
+    const existing = earlierId === undefined ? undefined : await this.cities.getRecord(tx, earlierId);
     if (existing) {
+      const city = { ...draft, id: existing.id };
+      if (link || sameCity(existing, city)) {
+        run.cities.set(sourceKey, existing.id);
+        if (existing.id !== sameId) {
+          run.report.renumber(TABLE, id ?? sourceKey, existing.id);
+        }
+        if (!link) {
+          await this.imports.saveLink(tx, TABLE, sourceKey, existing.id, 'imported');
+        }
+      }
       if (sameCity(existing, city)) {
         run.report.count(TABLE, 'unchanged');
+      } else if (link) {
+        // Ours, changed here since (an approved request): its requests still belong to it.
+        run.report.count(TABLE, 'unchanged');
+        run.report.problem(TABLE, id, `city ${existing.id} was changed here since the import; kept as it is`);
       } else {
-        run.report.skip(TABLE, city.id, `city ${city.id} exists here with other data (changed here since the import, or another city); kept as it is`);
+        skipRecord(run, TABLE, id, `city ${existing.id} exists here with other data (a city made here); not imported, nor anything that belongs to it`);
       }
       return false;
     }
-    const taken = await this.takenName(tx, city);
+    const taken = await this.takenName(tx, { ...draft, id: 0 });
     if (taken) {
-      run.report.skip(TABLE, city.id, taken);
+      skipRecord(run, TABLE, id, taken);
       return false;
-    }
-    for (const rule of await this.brokenRules(tx, city)) {
-      run.report.problem(TABLE, city.id, `imported as it is, but breaks today's rules: ${rule}`);
     }
     // The owner's players row (a city owner need not have logged in since the cutoff).
-    if (!(await this.players.getInTransaction(tx, city.ownerUuid))) {
+    if (!(await this.players.getInTransaction(tx, draft.ownerUuid))) {
       if (ownerName === null) {
-        run.report.skip(TABLE, city.id, 'the owner has no login record and the row names no player');
+        skipRecord(run, TABLE, id, 'the owner has no login record and the row names no player');
         return false;
       }
-      await this.players.createIfAbsent(tx, city.ownerUuid, ownerName, city.createdAt);
+      await this.players.createIfAbsent(tx, draft.ownerUuid, ownerName, draft.createdAt);
+    }
+    const cityId = sameId ?? (await this.imports.nextId(tx, 'cities'));
+    const city: CityRecord = { ...draft, id: cityId };
+    for (const rule of await this.brokenRules(tx, city)) {
+      run.report.problem(TABLE, id, `imported as it is, but breaks today's rules: ${rule}`);
     }
     await this.cities.insertWithId(tx, city);
+    await this.imports.saveLink(tx, TABLE, sourceKey, cityId, 'imported');
+    if (sameId === undefined) {
+      run.report.renumber(TABLE, id ?? sourceKey, cityId);
+    }
+    run.cities.set(sourceKey, cityId);
     run.report.count(TABLE, 'imported');
     return true;
   }
 
-  /** The source row as a registered city; throws UnreadableRow. */
-  private cityOf(run: Run, row: SourceRow, ownerUuid: string): CityRecord {
-    const id = integerOf(row.id, 'id');
+  /** The source row as a registered city (its id decided later); throws UnreadableRow. */
+  private cityOf(run: Run, row: SourceRow, ownerUuid: string): Omit<CityRecord, 'id'> {
     const name = optionalText(row.name);
     const nameKana = optionalText(row.namekana);
-    if (name === null || name.length > 64) {
+    if (name === null || name.length > 64 || nameKey(name).length > NAME_KEY_MAX_LENGTH) {
       throw new UnreadableRow('name is missing or longer than 64 characters');
     }
-    if (nameKana === null || nameKana.length > 64) {
+    if (nameKana === null || nameKana.length > 64 || nameKey(nameKana).length > NAME_KEY_MAX_LENGTH) {
       throw new UnreadableRow('namekana is missing or longer than 64 characters');
     }
     const regionName = optionalText(row.regionname)?.toLowerCase() ?? null;
@@ -146,10 +178,17 @@ export class OriginalCitiesImporter {
       throw new UnreadableRow(`regionname is longer than ${REGION_NAME_MAX} characters`);
     }
     const corners = cornersOf(row.corners);
+    if (outsideWorld(corners)) {
+      throw new UnreadableRow(`corners lie outside the world's bounds (±${MAX_COORDINATE}): such a city would block every later request`);
+    }
+    fitText(run.limits, 'corners', JSON.stringify(corners));
+    const blocks = Math.round(blockCount(corners));
+    if (blocks > MAX_TARGET_ID) {
+      throw new UnreadableRow(`the region covers ${blocks} blocks, more than a block count column holds`);
+    }
     const createdAt = instantOf(row.created_at, run.offset, 'created_at');
     const updatedAt = text(row.updated_at) === null ? createdAt : instantOf(row.updated_at, run.offset, 'updated_at');
     return {
-      id,
       state: 'active',
       ownerUuid,
       name,
@@ -158,13 +197,13 @@ export class OriginalCitiesImporter {
       kanaKey: nameKey(nameKana),
       regionName,
       regionKey: regionName,
-      summary: optionalText(row.summary),
-      origin: optionalText(row.name_origin),
-      reason: optionalText(row.reason),
-      remarks: optionalText(row.remarks),
+      summary: fitText(run.limits, 'summary', optionalText(row.summary)),
+      origin: fitText(run.limits, 'name_origin', optionalText(row.name_origin)),
+      reason: fitText(run.limits, 'reason', optionalText(row.reason)),
+      remarks: fitText(run.limits, 'remarks', optionalText(row.remarks)),
       corners,
       // Computed from the corners: the original's blocknum went stale after area changes.
-      blockCount: Math.round(blockCount(corners)),
+      blockCount: blocks,
       ...boundingBox(corners),
       createdAt,
       updatedAt,

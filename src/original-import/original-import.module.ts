@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CitiesRepository } from '../cities/cities.repository';
 import { CityRequestsRepository } from '../cities/city-requests.repository';
+import { CityRulesService } from '../cities/city-rules.service';
 import { ClubAccountsRepository } from '../club/club-accounts.repository';
 import { PasswordsService } from '../club/passwords.service';
 import { PlayersModule } from '../players/players.module';
@@ -14,7 +15,7 @@ import { OriginalRequestsImporter } from './original-requests.importer';
 /** `import:original` (command line only): the original service's database into this one. */
 @Module({
   imports: [PlayersModule, UsersModule],
-  providers: [CitiesRepository, CityRequestsRepository, ClubAccountsRepository, PasswordsService, OriginalImportRepository, OriginalCitiesImporter, OriginalRequestsImporter, OriginalPlayersImporter, OriginalImportService],
+  providers: [CitiesRepository, CityRequestsRepository, CityRulesService, ClubAccountsRepository, PasswordsService, OriginalImportRepository, OriginalCitiesImporter, OriginalRequestsImporter, OriginalPlayersImporter, OriginalImportService],
   exports: [OriginalImportService],
 })
 export class OriginalImportModule {}

@@ -18,6 +18,11 @@ const LINK_SQL = 'SELECT target_id AS targetId, imported_state AS importedState 
 const ACCOUNT_SQL = 'SELECT id, password_hash AS passwordHash, nickname, clubgroup FROM club_accounts WHERE player_uuid = ?';
 const ACHIEVEMENT_SQL = 'SELECT id, title, description, hidden FROM achievements WHERE id = ?';
 const UNLOCK_SQL = 'SELECT unlocked_at AS unlockedAt FROM achievement_unlocks WHERE player_uuid = ? AND achievement_id = ?';
+const NEXT_ID_SQL = {
+  cities: 'SELECT MAX(id) AS highest FROM cities',
+  city_requests: 'SELECT MAX(id) AS highest FROM city_requests',
+  achievements: 'SELECT MAX(id) AS highest FROM achievements',
+} as const;
 const PLAYER_SEEN_SQL = 'SELECT uuid FROM players WHERE uuid = ? AND last_login >= ?';
 
 /**
@@ -34,6 +39,18 @@ export class OriginalImportRepository {
 
   async saveLink(tx: Transaction, table: string, sourceId: string, targetId: number, importedState: string): Promise<void> {
     await tx.insert(OriginalImportLink, { sourceTable: table, sourceId, targetId, importedState, createdAt: new Date() });
+  }
+
+  /**
+   * The id the import gives the next row of a table: one above the highest in use. Assigned by the
+   * import rather than the database, so a dry run (rolled back) reports the very ids a real run
+   * then creates, which a database sequence would not (MariaDB does not give back the ids a
+   * rolled-back insert consumed). Called in the transaction that inserts, under the cities lock
+   * for cities and requests.
+   */
+  async nextId(tx: Transaction, table: 'cities' | 'city_requests' | 'achievements'): Promise<number> {
+    const [row] = await tx.query<Array<{ highest: number | string | null }>>(NEXT_ID_SQL[table]);
+    return Number(row?.highest ?? 0) + 1;
   }
 
   async getAccount(tx: Transaction, playerUuid: string): Promise<ImportedAccount | undefined> {

@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../database/unit-of-work';
 import type { BatchPacer } from '../users/login-import.service';
 import { CITIES_LOCK } from '../cities/city-lock';
-import { ImportReport, REQUIRED_TABLES, SOURCE_TABLES } from './import-report';
-import { OriginalCitiesImporter, Run } from './original-cities.importer';
+import { ImportReport, Problem, REQUIRED_TABLES, SOURCE_TABLES } from './import-report';
+import { MARIADB_LIMITS, Run, SQLITE_LIMITS } from './import-run';
+import { OriginalCitiesImporter } from './original-cities.importer';
 import { parseZoneOffset } from './original-mapping';
 import { OriginalPlayersImporter } from './original-players.importer';
 import { OriginalRequestsImporter } from './original-requests.importer';
-import { SourceError, SourceReader } from './source-reader';
+import { SourceReader } from './source-reader';
+import { parseSourceUrl, SourceError } from './source-url';
 import type { TargetSession } from './target-session';
 
 /** Login records per transaction in a real run (the SQLite pacer adapts it down). */
@@ -15,6 +18,10 @@ const LOGIN_BATCH = 5000;
 
 export interface OriginalImportOptions {
   from: string;
+  /** The source password when it is not in the URL (`ORIGINAL_DB_PASSWORD`, `--password-file`). */
+  password?: string;
+  /** Told every problem as it is found, also those past the report's list cap (`--report FILE`). */
+  onProblem?: (problem: Problem) => void;
   /** `±HH:MM`: the wall clock the source's dates were written in. */
   zone: string;
   dryRun: boolean;
@@ -38,6 +45,7 @@ export class OriginalImportService {
     private readonly cities: OriginalCitiesImporter,
     private readonly requests: OriginalRequestsImporter,
     private readonly players: OriginalPlayersImporter,
+    private readonly dataSource: DataSource,
   ) {}
 
   async run(options: OriginalImportOptions): Promise<ImportReport> {
@@ -45,7 +53,7 @@ export class OriginalImportService {
     if (offset === undefined) {
       throw new SourceError(`--source-time-zone ${JSON.stringify(options.zone)} is not an offset like +09:00.`);
     }
-    const source = await SourceReader.open(options.from, options.zone);
+    const source = await SourceReader.open(parseSourceUrl(options.from, options.password), options.zone);
     try {
       const missing = REQUIRED_TABLES.filter((table) => !source.hasTable(table));
       if (missing.length > 0) {
@@ -53,16 +61,19 @@ export class OriginalImportService {
           `The source database at ${source.where} has no ${missing.join(' or ')} table: it is not the original service's database (check the database name in --from).`,
         );
       }
-      const report = new ImportReport(options.dryRun);
+      const report = new ImportReport(options.dryRun, options.onProblem);
       for (const table of SOURCE_TABLES.filter((name) => !source.hasTable(name))) {
         report.problem(table, null, `warning: the source has no ${table} table; nothing of it was imported`);
       }
-      const run = (target: TargetSession): Promise<void> => this.importAll({ source, target, report, offset }, options);
+      const limits = this.dataSource.options.type === 'mysql' ? MARIADB_LIMITS : SQLITE_LIMITS;
+      const run = (target: TargetSession): Promise<void> =>
+        this.importAll({ source, target, report, offset, limits, cities: new Map(), achievements: new Map(), skipped: new Map() }, options);
       if (options.dryRun) {
         await this.dryRun(run);
       } else {
         await run(this.realTarget(options.pacer));
       }
+      report.reconcile();
       return report;
     } finally {
       await source.close();
@@ -75,7 +86,9 @@ export class OriginalImportService {
       if (!run.source.hasTable(table)) {
         return false;
       }
-      options.onTable?.(table, await run.source.count(table));
+      const rows = await run.source.count(table);
+      run.report.sourceRows(table, rows);
+      options.onTable?.(table, rows);
       return true;
     };
     // Order matters: players (logins) before the cities they own, cities before their requests,

@@ -1,4 +1,4 @@
-import { cornersOf, flagOf, instantOf, parseZoneOffset, requestStatusOf, shapeProblem, UnreadableRow, uuidOf } from './original-mapping';
+import { cornersOf, flagOf, instantOf, loginSucceeded, outsideWorld, parseZoneOffset, requestStatusOf, shapeProblem, UnreadableRow, uuidOf } from './original-mapping';
 
 describe('original-mapping', () => {
   describe(parseZoneOffset.name, () => {
@@ -63,6 +63,21 @@ describe('original-mapping', () => {
       expect(requestStatusOf(-1, null)).toBe('rejected');
       expect(() => requestStatusOf(2, null)).toThrow(UnreadableRow);
     });
+  });
+
+  it('login_success: only 1, "1", "Y", "yes", "true" (any case) or a set bit is a successful login', () => {
+    for (const value of [1, '1', 'Y', 'y', 'yes', 'YES', 'true', 'True', Buffer.from([1]), BigInt(1)]) {
+      expect(loginSucceeded(value as never)).toBe(true);
+    }
+    for (const value of [0, '0', 'N', 'n', 'no', 'false', 'FALSE', '', ' ', 2, '2', -1, 'ok', null, undefined, Buffer.from([0]), Buffer.from([2])]) {
+      expect(loginSucceeded(value as never)).toBe(false);
+    }
+  });
+
+  it("corners outside the world's bounds, however far", () => {
+    expect(outsideWorld([{ x: 0, z: 0 }, { x: 30_000_000, z: -30_000_000 }])).toBe(false);
+    expect(outsideWorld([{ x: 0, z: 0 }, { x: 1e300, z: 0 }])).toBe(true);
+    expect(outsideWorld([{ x: 0, z: -(2 ** 53) }])).toBe(true);
   });
 
   it('flags: numbers, text and BIT(1) buffers', () => {

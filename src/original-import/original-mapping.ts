@@ -5,7 +5,7 @@
 
 import type { RequestStatus } from '../cities/city-request.entity';
 import type { Point } from '../cities/geometry';
-import { checkShape } from '../cities/geometry';
+import { checkShape, MAX_COORDINATE } from '../cities/geometry';
 
 /** A value as the source driver hands it back (dates as text: the session zone decides their wall clock). */
 export type SourceValue = string | number | bigint | null | Buffer | Date;
@@ -39,7 +39,17 @@ export function parseZoneOffset(zone: string): number | undefined {
 /** A row's id for the report: a number where it is one. */
 export function sourceIdOf(row: SourceRow): number | string | null {
   const raw = text(row.id);
-  return raw !== null && /^\d+$/.test(raw) ? Number(raw) : raw;
+  return raw !== null && /^-?\d{1,15}$/.test(raw) ? Number(raw) : raw;
+}
+
+/** True when a corner lies outside the world's coordinate bounds (what the API accepts). */
+export function outsideWorld(corners: readonly Point[]): boolean {
+  return corners.some((corner) => Math.abs(corner.x) > MAX_COORDINATE || Math.abs(corner.z) > MAX_COORDINATE);
+}
+
+/** The corners as a client would send them (`[{id, x, z}]`), for the API's own checks. */
+export function cornersInput(corners: readonly Point[]): Array<{ id: number; x: number; z: number }> {
+  return corners.map((corner, index) => ({ id: index + 1, x: corner.x, z: corner.z }));
 }
 
 export function text(value: SourceValue | undefined): string | null {
@@ -113,6 +123,20 @@ export function flagOf(value: SourceValue | undefined): boolean {
     return value.some((byte) => byte !== 0);
   }
   return value !== null && value !== undefined && Number(value) !== 0 && String(value).toLowerCase() !== 'false';
+}
+
+const TRUE_TEXT = new Set(['1', 'y', 'yes', 'true']);
+
+/**
+ * `login_success`: only a true value (1, '1', 'Y', 'yes', 'true', any case; a set BIT) is a
+ * successful login. Everything else ('N', 'no', 2, NULL, ...) is a refused one.
+ */
+export function loginSucceeded(value: SourceValue | undefined): boolean {
+  if (Buffer.isBuffer(value)) {
+    return value.length > 0 && value.every((byte, index) => byte === (index === value.length - 1 ? 1 : 0));
+  }
+  const raw = text(value);
+  return raw !== null && TRUE_TEXT.has(raw.trim().toLowerCase());
 }
 
 export function integerOf(value: SourceValue | undefined, column: string): number {

@@ -7,14 +7,14 @@ import type { ClubGroup } from '../club/club-account.entity';
 import { PasswordsService } from '../club/passwords.service';
 import { PlayersRepository } from '../players/players.repository';
 import { PlayersService } from '../players/players.service';
-import { AchievementsRepository } from '../users/achievements.repository';
+import { AchievementDefinition, AchievementsRepository } from '../users/achievements.repository';
 import type { LoginInput } from '../users/login-batch';
 import { LoginsService } from '../users/logins.service';
-import type { Run } from './original-cities.importer';
+import { fitText, MAX_TARGET_ID, Run, skippedOwner, skipRecord } from './import-run';
 import { ClubAccountsRepository } from '../club/club-accounts.repository';
 import { OriginalImportRepository } from './original-import.repository';
 import { inTransactions } from './target-session';
-import { chatIdOf, sourceIdOf, flagOf, gameIdOf, instantOf, integerOf, optionalText, SourceRow, text, UnreadableRow, uuidOf } from './original-mapping';
+import { chatIdOf, sourceIdOf, flagOf, gameIdOf, instantOf, integerOf, loginSucceeded, optionalText, SourceRow, text, UnreadableRow, uuidOf } from './original-mapping';
 
 /** Players settled per transaction at the end of the login pass (a few milliseconds each on SQLite). */
 const PLAYERS_PER_SETTLE = 500;
@@ -28,13 +28,13 @@ interface ImportedClubAccount {
   createdAt: Date;
 }
 
-/** Reads one row; an unreadable one is reported as skipped and yields undefined. */
+/** Reads one row; an unreadable one is reported as skipped (and remembered, for the rows that belong to it) and yields undefined. */
 function readRow<T>(run: Run, table: string, row: SourceRow, read: () => T): T | undefined {
   try {
     return read();
   } catch (error) {
     if (error instanceof UnreadableRow) {
-      run.report.skip(table, sourceIdOf(row), error.message);
+      skipRecord(run, table, sourceIdOf(row), error.message);
       return undefined;
     }
     throw error;
@@ -79,14 +79,14 @@ export class OriginalPlayersImporter {
       const result = await run.target.batch((tx) => this.logins.ingestHistoryIn(tx, items, known));
       await run.target.after(performance.now() - started);
       run.report.count(table, 'imported', result.accepted);
-      run.report.count(table, 'skipped', result.beforeCutoff);
+      run.report.count(table, 'excluded', result.beforeCutoff);
       run.report.count(table, 'unchanged', items.length - result.accepted - result.beforeCutoff);
     };
     for await (const page of run.source.pages(table, ['player', 'uuid', 'date', 'permission', 'login_success'])) {
       for (const row of page) {
-        if (!flagOf(row.login_success)) {
+        if (!loginSucceeded(row.login_success)) {
           // A refused login (the row is written before the server decides).
-          run.report.count(table, 'skipped');
+          run.report.count(table, 'excluded');
           continue;
         }
         const login = readRow(run, table, row, () => ({
@@ -132,7 +132,8 @@ export class OriginalPlayersImporter {
       await inTransactions(run.target, page, async (tx, chunk) => {
         for (const row of chunk) {
           if (flagOf(row.disabled)) {
-            run.report.count(table, 'skipped');
+            // An unlinked (history) row.
+            run.report.count(table, 'excluded');
             continue;
           }
           const link = readRow(run, table, row, () => ({ id: integerOf(row.id, 'id'), uuid: uuidOf(row.uuid), chatid: chatIdOf(row.disid) }));
@@ -177,7 +178,11 @@ export class OriginalPlayersImporter {
     run.report.count(table, 'imported');
   }
 
-  /** The achievement catalogue, by the plugin's ids. */
+  /**
+   * The achievement catalogue, by the plugin's ids where the definition here is the same (or there
+   * is none); one defined differently here is imported under a new id, reported, and its unlocks
+   * go with it.
+   */
   async importAchievements(run: Run, onProgress: Progress): Promise<void> {
     const table = 'jaoSuperAchievement2_Type';
     run.report.counts(table);
@@ -190,26 +195,58 @@ export class OriginalPlayersImporter {
             if (title === null || title.length > 255) {
               throw new UnreadableRow('title is missing or longer than 255 characters');
             }
-            return { id: integerOf(row.id, 'id'), title, description: text(row.description) ?? '', hidden: flagOf(row.hidden) };
-          });
-          if (!definition) {
-            continue;
-          }
-          const existing = await this.imports.getAchievement(tx, definition.id);
-          if (!existing) {
             const createdAt = text(row.created_at) === null ? new Date() : instantOf(row.created_at, run.offset, 'created_at');
-            await this.achievements.insertDefinitions(tx, [definition], createdAt);
-            run.report.count(table, 'imported');
-          } else if (existing.title === definition.title && existing.description === definition.description && existing.hidden === definition.hidden) {
-            run.report.count(table, 'unchanged');
-          } else {
-            run.report.skip(table, definition.id, `achievement ${definition.id} is defined differently here; kept as it is`);
+            const id = integerOf(row.id, 'id');
+            return { key: text(row.id) ?? '', id, title, description: fitText(run.limits, 'description', text(row.description)) ?? '', hidden: flagOf(row.hidden), createdAt };
+          });
+          if (definition) {
+            await this.importAchievement(run, tx, definition);
           }
         }
       });
       rows += page.length;
       onProgress(table, rows);
     }
+  }
+
+  private async importAchievement(run: Run, tx: Transaction, source: AchievementDefinition & { key: string; createdAt: Date }): Promise<void> {
+    const table = 'jaoSuperAchievement2_Type';
+    const { key, createdAt, ...definition } = source;
+    const same = (here: AchievementDefinition | undefined): boolean =>
+      here !== undefined && here.title === definition.title && here.description === definition.description && here.hidden === definition.hidden;
+    const link = await this.imports.getLink(tx, table, key);
+    if (link) {
+      run.achievements.set(key, link.targetId);
+      run.report.renumber(table, definition.id, link.targetId);
+      if (same(await this.imports.getAchievement(tx, link.targetId))) {
+        run.report.count(table, 'unchanged');
+      } else {
+        run.report.count(table, 'unchanged');
+        run.report.problem(table, definition.id, `achievement ${link.targetId} was changed here since the import; kept as it is`);
+      }
+      return;
+    }
+    const fitsId = definition.id >= 1 && definition.id <= MAX_TARGET_ID;
+    const existing = fitsId ? await this.imports.getAchievement(tx, definition.id) : undefined;
+    if (existing && same(existing)) {
+      run.achievements.set(key, definition.id);
+      run.report.count(table, 'unchanged');
+      return;
+    }
+    if (!existing && fitsId) {
+      await this.achievements.insertDefinitions(tx, [definition], createdAt);
+      run.achievements.set(key, definition.id);
+      run.report.count(table, 'imported');
+      return;
+    }
+    // Defined differently here (or an id no column holds): a new id, so no unlock lands on another achievement.
+    const newId = await this.imports.nextId(tx, 'achievements');
+    await this.achievements.insertDefinitions(tx, [{ ...definition, id: newId }], createdAt);
+    await this.imports.saveLink(tx, table, key, newId, 'imported');
+    run.achievements.set(key, newId);
+    run.report.renumber(table, definition.id, newId);
+    run.report.problem(table, definition.id, existing ? `achievement ${definition.id} is defined differently here; imported as achievement ${newId}, with its unlocks` : `imported as achievement ${newId}`);
+    run.report.count(table, 'imported');
   }
 
   /** Unlocks: one per player and achievement, the earliest time (the source's repeats are skipped). */
@@ -223,17 +260,24 @@ export class OriginalPlayersImporter {
           const copies = Number(text(row.copies) ?? 1);
           const id = `${text(row.uuid) ?? 'NULL'}/${text(row.achievementid) ?? 'NULL'}`;
           // Repeats of one unlock: the earliest stands for all of them.
-          run.report.count(table, 'skipped', copies - 1);
+          run.report.count(table, 'excluded', copies - 1);
+          const achievementKey = text(row.achievementid);
+          const skipped = skippedOwner(run, 'jaoSuperAchievement2_Type', achievementKey);
+          if (skipped !== undefined) {
+            run.report.skip(table, id, `belongs to achievement #${achievementKey}, which was not imported (${skipped})`);
+            continue;
+          }
+          const achievementId = achievementKey === null ? undefined : run.achievements.get(achievementKey);
+          if (achievementId === undefined) {
+            run.report.skip(table, id, `achievement #${achievementKey ?? 'NULL'} is not in the source's catalogue`);
+            continue;
+          }
           const unlock = readRow(run, table, { ...row, id }, () => ({
             uuid: uuidOf(row.uuid),
-            achievementId: integerOf(row.achievementid, 'achievementid'),
+            achievementId,
             unlockedAt: instantOf(row.created_at, run.offset, 'created_at'),
           }));
           if (!unlock) {
-            continue;
-          }
-          if (!(await this.imports.getAchievement(tx, unlock.achievementId))) {
-            run.report.skip(table, id, `achievement ${unlock.achievementId} is not in the catalogue`);
             continue;
           }
           const existing = await this.imports.getUnlockTime(tx, unlock.uuid, unlock.achievementId);

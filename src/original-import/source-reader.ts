@@ -1,10 +1,10 @@
 import { Connection, createConnection, RowDataPacket } from 'mysql2/promise';
 import type { SourceRow, SourceValue } from './original-mapping';
+import { SourceAddress, SourceError } from './source-url';
 
-/** The source cannot be used (unreachable, refused, not the original layout): exit status 2, nothing written. */
-export class SourceError extends Error {}
+export { SourceError } from './source-url';
 
-/** Rows per page: a page is all the importer holds of a table at once. */
+/** Rows per page at most (PAGE_BYTES bounds a page too): a page is all the importer holds of a table at once. */
 export const SOURCE_PAGE_SIZE = 5000;
 
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -19,7 +19,7 @@ export function describeSourceFailure(error: unknown, where: string): string {
   switch (code) {
     case 'ER_ACCESS_DENIED_ERROR':
     case 'ER_DBACCESS_DENIED_ERROR':
-      return `The source database at ${where} refused the user name or password: check the credentials in --from.`;
+      return `The source database at ${where} refused the user name or password: check the credentials (the user in --from; the password in ORIGINAL_DB_PASSWORD, --password-file or --from).`;
     case 'ER_BAD_DB_ERROR':
       return `The source server at ${where} has no such database: check the database name at the end of --from.`;
     case 'ECONNREFUSED':
@@ -38,42 +38,41 @@ export function describeSourceFailure(error: unknown, where: string): string {
   }
 }
 
+/** How a table is paged: by a unique key where it has one, else by position in one snapshot. */
+interface TablePaging {
+  /** Columns of the primary key, or of a unique key over NOT NULL columns; empty when there is none. */
+  key: string[];
+  /** Upper bound of one row's bytes over the selected columns, from the column types (Infinity for long texts). */
+  columnBytes: Map<string, number>;
+}
+
+/** Bytes of source rows one page may hold at most (with the page read ahead, twice this is in memory). */
+export const PAGE_BYTES = 16 * 1024 * 1024;
+
 /**
- * A read-only session on the original database. Its time zone is the source's (`--source-time-zone`),
- * so DATETIME and TIMESTAMP columns both come back as the same wall-clock text; rows stream in
- * pages by key, so no table is ever held whole.
+ * A read-only session on the original database, in one consistent snapshot for the whole run. Its
+ * time zone is the source's (`--source-time-zone`), so DATETIME and TIMESTAMP columns both come
+ * back as the same wall-clock text. Tables are read in pages bounded by rows and by bytes.
  */
 export class SourceReader {
   private constructor(
     private readonly connection: Connection,
     /** Column names by table, as this installation has them. */
     private readonly layout: Map<string, Set<string>>,
+    private readonly paging: Map<string, TablePaging>,
     readonly where: string,
   ) {}
 
-  static async open(url: string, zone: string): Promise<SourceReader> {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new SourceError('--from is not a URL: give mysql://USER:PASS@HOST:PORT/DATABASE.');
-    }
-    if (parsed.protocol !== 'mysql:' && parsed.protocol !== 'mariadb:') {
-      throw new SourceError('--from must be a mysql:// URL (mysql://USER:PASS@HOST:PORT/DATABASE).');
-    }
-    const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
-    if (!database) {
-      throw new SourceError('--from names no database: add it at the end (mysql://USER:PASS@HOST:PORT/DATABASE).');
-    }
-    const where = `${parsed.hostname}:${parsed.port || '3306'}/${database}`;
+  static async open(address: SourceAddress, zone: string): Promise<SourceReader> {
+    const { where } = address;
     let connection: Connection;
     try {
       connection = await createConnection({
-        host: parsed.hostname,
-        port: Number(parsed.port || 3306),
-        user: decodeURIComponent(parsed.username),
-        password: decodeURIComponent(parsed.password),
-        database,
+        host: address.host,
+        port: address.port,
+        user: address.user,
+        password: address.password,
+        database: address.database,
         // Dates as the server's text in the session zone: the importer reads the wall clock itself.
         dateStrings: true,
         supportBigNumbers: true,
@@ -88,18 +87,51 @@ export class SourceReader {
     connection.on('error', () => undefined);
     try {
       await connection.query('SET time_zone = ?', [zone]);
+      // Paging by position orders by whole values: no long text may compare equal by its prefix.
+      await connection.query('SET SESSION max_sort_length = 8388608');
       // Read-only for this session and one consistent snapshot for the whole run.
       await connection.query('SET SESSION TRANSACTION READ ONLY');
       await connection.query('START TRANSACTION WITH CONSISTENT SNAPSHOT');
-      const [rows] = await connection.query<RowDataPacket[]>(
-        'SELECT TABLE_NAME AS tableName, COLUMN_NAME AS columnName FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
+      const [columns] = await connection.query<RowDataPacket[]>(
+        'SELECT TABLE_NAME AS tableName, COLUMN_NAME AS columnName, DATA_TYPE AS dataType, CHARACTER_OCTET_LENGTH AS octets, IS_NULLABLE AS nullable ' +
+          'FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
+      );
+      const [indexes] = await connection.query<RowDataPacket[]>(
+        'SELECT TABLE_NAME AS tableName, INDEX_NAME AS indexName, COLUMN_NAME AS columnName, NON_UNIQUE AS nonUnique, SEQ_IN_INDEX AS seq ' +
+          'FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX',
       );
       const layout = new Map<string, Set<string>>();
-      for (const row of rows) {
+      const paging = new Map<string, TablePaging>();
+      const notNull = new Set<string>();
+      for (const row of columns) {
         const table = String(row.tableName);
-        layout.set(table, (layout.get(table) ?? new Set()).add(String(row.columnName)));
+        const column = String(row.columnName);
+        layout.set(table, (layout.get(table) ?? new Set()).add(column));
+        const entry = paging.get(table) ?? { key: [], columnBytes: new Map() };
+        entry.columnBytes.set(column, row.octets === null ? 64 : Number(row.octets) > 1_000_000 ? Infinity : Number(row.octets));
+        paging.set(table, entry);
+        if (String(row.nullable) === 'NO') {
+          notNull.add(`${table}.${column}`);
+        }
       }
-      return new SourceReader(connection, layout, where);
+      const keys = new Map<string, Map<string, string[]>>();
+      for (const row of indexes) {
+        if (Number(row.nonUnique) !== 0) {
+          continue;
+        }
+        const byIndex = keys.get(String(row.tableName)) ?? new Map<string, string[]>();
+        byIndex.set(String(row.indexName), [...(byIndex.get(String(row.indexName)) ?? []), String(row.columnName)]);
+        keys.set(String(row.tableName), byIndex);
+      }
+      for (const [table, byIndex] of keys) {
+        const usable = [...byIndex.entries()].filter(([, key]) => key.every((column) => notNull.has(`${table}.${column}`)));
+        const chosen = usable.find(([name]) => name === 'PRIMARY') ?? usable[0];
+        const entry = paging.get(table);
+        if (chosen && entry) {
+          entry.key = chosen[1];
+        }
+      }
+      return new SourceReader(connection, layout, paging, where);
     } catch (error) {
       await connection.end().catch(() => undefined);
       throw new SourceError(describeSourceFailure(error, where));
@@ -123,54 +155,123 @@ export class SourceReader {
     return Number((await this.query(`SELECT COUNT(*) AS n FROM ${quoteName(table)} WHERE ${where}`, []))[0]?.n ?? 0);
   }
 
-  /** The rows of a table in pages by ascending (or descending) `id`. */
-  pages(table: string, wanted: readonly string[], options: { descending?: boolean; where?: string } = {}): AsyncGenerator<SourceRow[]> {
+  /** Rows matching `where` with only the given columns (small sets: the pending requests). */
+  async select(table: string, wanted: readonly string[], where: string): Promise<SourceRow[]> {
     const columns = ['id', ...this.columnsOf(table, wanted).filter((column) => column !== 'id')].map(quoteName).join(', ');
-    const direction = options.descending ? 'DESC' : 'ASC';
-    const where = options.where ? ` AND (${options.where})` : '';
-    return this.keyset(
-      (after: SourceValue | undefined) =>
-        this.query(
-          `SELECT ${columns} FROM ${quoteName(table)} WHERE ${after === undefined ? '1 = 1' : `id ${options.descending ? '<' : '>'} ?`}${where} ORDER BY id ${direction} LIMIT ${SOURCE_PAGE_SIZE}`,
-          after === undefined ? [] : [after],
-        ),
-      (last) => last.id ?? null,
-    );
-  }
-
-  /** The achievement unlocks, one per (uuid, achievement) with the earliest time and how many rows it stood for. */
-  unlockGroups(table: string): AsyncGenerator<SourceRow[]> {
-    return this.keyset(
-      (after: [string, string] | undefined) =>
-        this.query(
-          `SELECT uuid, achievementid, MIN(created_at) AS created_at, COUNT(*) AS copies FROM ${quoteName(table)} ` +
-            `${after ? 'WHERE (uuid, achievementid) > (?, ?) ' : ''}GROUP BY uuid, achievementid ORDER BY uuid, achievementid LIMIT ${SOURCE_PAGE_SIZE}`,
-          after ?? [],
-        ),
-      (last): [string, string] => [String(last.uuid), String(last.achievementid)],
-    );
+    return this.query(`SELECT ${columns} FROM ${quoteName(table)} WHERE ${where}`, []);
   }
 
   /**
-   * Pages by key (each page starts after the last key of the one before, so every read uses the
-   * index). The next page is read while the importer writes the current one: the source and the
-   * target work at once instead of in turn (docs/moving-from-original.md, "Figures").
+   * Every row of a table, in pages ordered by `id` (ascending or descending). A table with a
+   * unique key is paged by that key (each page starts after the last key of the one before, using
+   * the index); one without is paged by position, ordered by every column read, byte for byte:
+   * both see one snapshot, so no row is read twice or missed whatever its id (repeated, negative,
+   * zero, not a number). Pages hold SOURCE_PAGE_SIZE rows and PAGE_BYTES at most.
    */
-  private async *keyset<K>(read: (after: K | undefined) => Promise<SourceRow[]>, keyOf: (last: SourceRow) => K): AsyncGenerator<SourceRow[]> {
-    let next = read(undefined);
+  pages(table: string, wanted: readonly string[], options: { descending?: boolean; where?: string } = {}): AsyncGenerator<SourceRow[]> {
+    const paging = this.paging.get(table) ?? { key: [], columnBytes: new Map<string, number>() };
+    const selected = ['id', ...this.columnsOf(table, wanted).filter((column) => column !== 'id')];
+    const key = paging.key;
+    const direction = options.descending ? 'DESC' : 'ASC';
+    // By key from the last page when the unique key leads with `id`; otherwise by position, ordered
+    // by `id` and then by the unique key (or, without one, every column read, byte for byte).
+    const keyset = key[0] === 'id';
+    const tieBreakers = key.length > 0 ? key.filter((column) => column !== 'id').map(quoteName) : selected.filter((column) => column !== 'id').map((column) => `CAST(${quoteName(column)} AS BINARY)`);
+    const orderBy = (keyset ? key.map(quoteName) : [quoteName('id'), ...tieBreakers]).map((term) => `${term} ${direction}`).join(', ');
+    const columnList = [...new Set([...selected, ...key])].map(quoteName).join(', ');
+    const rowBytes = selected.reduce((sum, column) => sum + (paging.columnBytes.get(column) ?? 64), 0);
+    const sizeExpression = rowBytes * SOURCE_PAGE_SIZE > PAGE_BYTES
+      ? selected.map((column) => `COALESCE(LENGTH(${quoteName(column)}), 0)`).join(' + ')
+      : undefined;
+    const filter = options.where ? `(${options.where})` : '1 = 1';
+    const comparison = options.descending ? '<' : '>';
+    return this.paged({
+      read: async (after, offset, limit, select) => {
+        const afterClause = keyset && after ? ` AND (${key.map(quoteName).join(', ')}) ${comparison} (${key.map(() => '?').join(', ')})` : '';
+        const offsetClause = keyset ? '' : ` OFFSET ${offset}`;
+        return this.query(
+          `SELECT ${select} FROM ${quoteName(table)} WHERE ${filter}${afterClause} ORDER BY ${orderBy} LIMIT ${limit}${offsetClause}`,
+          keyset && after ? after : [],
+        );
+      },
+      columns: columnList,
+      keyOf: (row) => key.map((column) => row[column] ?? null),
+      sizeSelect: sizeExpression === undefined ? undefined : `${key.length > 0 ? key.map(quoteName).join(', ') : '1 AS one'}, ${sizeExpression} AS rowBytes`,
+    });
+  }
+
+  /**
+   * The achievement unlocks, one per (uuid, achievement) with the earliest time and how many rows
+   * it stood for, in pages by position over the groups (unique by the grouping, one snapshot).
+   */
+  unlockGroups(table: string): AsyncGenerator<SourceRow[]> {
+    return this.paged({
+      read: (_after, offset, limit, select) =>
+        this.query(`SELECT ${select} FROM ${quoteName(table)} GROUP BY uuid, achievementid ORDER BY uuid, achievementid LIMIT ${limit} OFFSET ${offset}`, []),
+      columns: 'uuid, achievementid, MIN(created_at) AS created_at, COUNT(*) AS copies',
+      keyOf: () => [],
+    });
+  }
+
+  /**
+   * Reads pages one after another. Without a size bound, the next page is read while the importer
+   * writes the current one (the source and the target work at once, docs/moving-from-original.md,
+   * "Figures"). With one (tables with long texts), each page is first measured: the keys and byte
+   * sizes of the next SOURCE_PAGE_SIZE rows, then as many of those rows as fit in PAGE_BYTES.
+   */
+  private async *paged(plan: {
+    read: (after: SourceValue[] | undefined, offset: number, limit: number, select: string) => Promise<SourceRow[]>;
+    columns: string;
+    keyOf: (last: SourceRow) => SourceValue[];
+    sizeSelect?: string;
+  }): AsyncGenerator<SourceRow[]> {
+    let after: SourceValue[] | undefined;
+    let offset = 0;
+    const fetch = async (): Promise<{ rows: SourceRow[]; more: boolean }> => {
+      let limit = SOURCE_PAGE_SIZE;
+      if (plan.sizeSelect) {
+        const sizes = await plan.read(after, offset, SOURCE_PAGE_SIZE, plan.sizeSelect);
+        if (sizes.length === 0) {
+          return { rows: [], more: false };
+        }
+        let bytes = 0;
+        limit = 0;
+        for (const size of sizes) {
+          bytes += Number(size.rowBytes ?? 0);
+          if (limit > 0 && bytes > PAGE_BYTES) {
+            break;
+          }
+          limit += 1;
+        }
+        const rows = await plan.read(after, offset, limit, plan.columns);
+        return { rows, more: sizes.length === SOURCE_PAGE_SIZE || limit < sizes.length };
+      }
+      const rows = await plan.read(after, offset, limit, plan.columns);
+      return { rows, more: rows.length === SOURCE_PAGE_SIZE };
+    };
+    const advance = (rows: SourceRow[]): void => {
+      offset += rows.length;
+      if (rows.length > 0) {
+        after = plan.keyOf(rows[rows.length - 1]);
+      }
+    };
+    let next = fetch();
     for (;;) {
-      const rows = await next;
-      const full = rows.length === SOURCE_PAGE_SIZE;
-      if (full) {
-        next = read(keyOf(rows[rows.length - 1]));
+      const { rows, more } = await next;
+      advance(rows);
+      if (more && !plan.sizeSelect) {
+        next = fetch();
         // Awaited on the next turn; until then a failure (source gone) must not count as unhandled.
         next.catch(() => undefined);
       }
       if (rows.length > 0) {
         yield rows;
       }
-      if (!full) {
+      if (!more) {
         return;
+      }
+      if (plan.sizeSelect) {
+        next = fetch();
       }
     }
   }

@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { withDeadline } from '../../src/common/timing/deadline';
 import { Player } from '../../src/players/player.entity';
-import { FakeBanlist, upstreamPlayer } from '../support/fake-banlist';
-import { freePort } from '../support/server-process';
+import { FakeBanlist, FakeReply, upstreamPlayer } from '../support/fake-banlist';
+import { BuiltServer, freePort, ServerProcess } from '../support/server-process';
 import { TcpProxy } from '../support/tcp-proxy';
 import { newPlayer, TestApp } from '../support/test-app';
-import { duringFault, FAULTS, FaultTable, timeToRecover } from './fault-table';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { BODY_FAULTS, BodyFault, duringFault, FAULTS, FaultTable, timeToRecover } from './fault-table';
 
 const TIMEOUT_MS = 2000;
 
@@ -169,6 +172,199 @@ describe('faults: the ban-list upstream', () => {
       boundMs: FAULT_BOUND_MS,
       writesLost,
       recoveryMs,
+    });
+  });
+});
+
+const BODY_TIMEOUT_MS = 2000;
+/** Players whose answers are hostile in each case, fetched side by side (concurrency 4). */
+const HOSTILE_PLAYERS = 4;
+/**
+ * The server's peak RSS may grow this much during a run against hostile answers: four bodies of at
+ * most 5 MB each, their text and JSON, and what the collector has not yet returned, with room for
+ * a noisy machine. Buffering them whole grew it by 1,950 MiB (issue: 137 → 2,091 MiB).
+ */
+const RSS_GROWTH_BOUND_MIB = 150;
+/** A run ends within one BANLIST_TIMEOUT_MS (the endless body) plus generous room. */
+const BODY_BOUND_MS = 15_000;
+/** Other clients' requests during the run: answered, and none slower than this. */
+const OTHERS_BOUND_MS = 3000;
+
+/** The resident memory of a process, in MiB (Linux). */
+function rssMiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+/**
+ * The upstream's answers themselves are hostile (docs/game-server.md, Syncing; docs/reliability.md,
+ * Fault suite): a 400 MB body, an endless slow body, a gzip bomb, redirects. The server runs as it
+ * ships (a process of its own, so its memory can be read from /proc), and while each run goes on
+ * another client keeps reading through the API. Every run answers in time with the hostile players
+ * counted as failed and their data kept, the server's RSS stays within RSS_GROWTH_BOUND_MIB of what
+ * it was, and every other request is answered.
+ */
+describe('faults: hostile ban-list upstream answers (a server process)', () => {
+  const upstream = new FakeBanlist();
+  const table = new FaultTable();
+  let upstreamUrl: string;
+  let build: BuiltServer;
+  let database: TestDatabase;
+  let server: ServerProcess;
+  let operatorKey: string;
+  const hostile: string[] = [];
+  let steady: string;
+
+  const ordinary = (uuid: string): FakeReply => ({ status: 200, body: upstreamPlayer(uuid, 'Ordinary', 7, [{ banId: 870_000 + hostile.indexOf(uuid) + 1 }]) });
+
+  beforeAll(async () => {
+    build = BuiltServer.build();
+    upstreamUrl = await upstream.start();
+    database = await createTestDatabase('sqlite');
+    const setup = await TestApp.start({}, { database });
+    operatorKey = await setup.createApiKey(['operator']);
+    const at = new Date('2024-01-01T00:00:00.000Z');
+    for (let index = 0; index <= HOSTILE_PLAYERS; index += 1) {
+      const player = newPlayer();
+      await setup.dataSource.getRepository(Player).insert({ uuid: player.uuid, mcid: player.mcid, mcidKey: player.mcid.toLowerCase(), chatid: null, permission: null, firstLogin: at, lastLogin: at, createdAt: at });
+      if (index === 0) {
+        steady = player.uuid;
+      } else {
+        hostile.push(player.uuid);
+      }
+    }
+    await setup.stop({ keepDatabase: true });
+    server = await build.start({
+      DATABASE_URL: database.url,
+      APP_VERSION: 'body-faults',
+      BANLIST_SOURCE_URL: upstreamUrl,
+      BANLIST_TIMEOUT_MS: String(BODY_TIMEOUT_MS),
+      BANLIST_SYNC_CONCURRENCY: String(HOSTILE_PLAYERS),
+      BANLIST_MAX_TIMEOUTS_IN_A_ROW: '100',
+    });
+    await server.ready(60_000);
+    upstream.script(steady, { status: 200, body: upstreamPlayer(steady, 'Steady', 9, []) });
+    for (const uuid of hostile) {
+      upstream.script(uuid, ordinary(uuid));
+    }
+    // The data every hostile run must keep.
+    expect(await (await sync()).json()).toMatchObject({ players: HOSTILE_PLAYERS + 1, updated: HOSTILE_PLAYERS + 1, failed: 0 });
+  });
+
+  afterAll(async () => {
+    table.print('Fault table: hostile ban-list upstream answers (a server process; RSS from /proc)');
+    await server?.stop();
+    await upstream.stop();
+    build?.remove();
+    await database?.drop();
+  });
+
+  const sync = () =>
+    withDeadline(60_000, (signal) => fetch(`${server.base}/users/banlist/sync`, { method: 'POST', headers: { 'x-api-key': operatorKey }, signal }), { what: 'POST /users/banlist/sync' });
+
+  /** Another client reading through the API until `until` settles: every answer's status and the slowest time. */
+  async function otherClient(until: Promise<unknown>): Promise<{ statuses: number[]; slowestMs: number }> {
+    let done = false;
+    void until.finally(() => (done = true));
+    const statuses: number[] = [];
+    let slowestMs = 0;
+    for (let round = 0; !done || round < 3; round += 1) {
+      for (const path of ['/health', `/users/banlist/${steady}`]) {
+        const started = Date.now();
+        const status = await withDeadline(OTHERS_BOUND_MS * 3, (signal) => fetch(`${server.base}${path}`, { signal }).then((response) => response.status)).catch(() => 0);
+        slowestMs = Math.max(slowestMs, Date.now() - started);
+        statuses.push(status);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return { statuses, slowestMs };
+  }
+
+  const cases: Array<[BodyFault, (uuid: string) => FakeReply, RegExp]> = [
+    ['hugeBody', (uuid) => ({ flood: 400 * 1024 * 1024, body: upstreamPlayer(uuid, 'Huge', 1, []) }), /the body is over the limit of 5000000 bytes/],
+    ['endlessBody', () => ({ drip: 100 }), new RegExp(`timed out after ${BODY_TIMEOUT_MS} ms`)],
+    ['decompressionBomb', (uuid) => ({ bomb: 10 * 1024 * 1024 * 1024, encoding: 'gzip', body: upstreamPlayer(uuid, 'Bomb', 1, []) }), /the body is over the limit of 5000000 bytes/],
+    [
+      'redirect',
+      (uuid) => (hostile.indexOf(uuid) % 2 === 0 ? { redirect: 302, location: `${upstreamUrl}/moved/${uuid}` } : { redirect: 307, location: 'http://169.254.169.254/latest/meta-data/' }),
+      /redirects are not followed/,
+    ],
+  ];
+
+  it.each(cases)('%s: the run answers in time, the hostile players keep their data, RSS stays bounded and other clients are answered', async (fault, reply, reason) => {
+    for (const uuid of hostile) {
+      upstream.script(uuid, reply(uuid));
+    }
+    const streamedBefore = upstream.streamed.length;
+    const pid = server.child.pid!;
+    const rssBefore = rssMiB(pid);
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMiB(pid))), 25);
+    const started = Date.now();
+    const running = sync();
+    let others: { statuses: number[]; slowestMs: number };
+    let response: Response;
+    let ms: number;
+    try {
+      [others, response] = await Promise.all([otherClient(running), running]);
+      ms = Date.now() - started;
+    } finally {
+      clearInterval(sampler);
+    }
+    rssPeak = Math.max(rssPeak, rssMiB(pid));
+    const rssGrowthMiB = Math.round(rssPeak - rssBefore);
+
+    expect(response.status).toBe(200);
+    const summary = (await response.json()) as { players: number; updated: number; failed: number };
+    expect(summary).toMatchObject({ players: HOSTILE_PLAYERS + 1, updated: 1, failed: HOSTILE_PLAYERS });
+    expect(ms).toBeLessThan(BODY_BOUND_MS);
+    expect(rssGrowthMiB).toBeLessThan(RSS_GROWTH_BOUND_MIB);
+    expect(others.statuses.length).toBeGreaterThan(0);
+    expect(others.statuses.every((status) => status === 200)).toBe(true);
+    expect(others.slowestMs).toBeLessThan(OTHERS_BOUND_MS);
+
+    const log = server.output.join('');
+    for (const uuid of hostile) {
+      const line = log.split('\n').filter((entry) => entry.includes('Ban-list fetch failed') && entry.includes(uuid)).pop() ?? '';
+      expect(line).toMatch(reason);
+    }
+    if (fault === 'redirect') {
+      expect(upstream.otherPaths).toEqual([]);
+    } else {
+      // The server closed every hostile answer's connection; for the huge body, at the limit (plus
+      // the sockets' buffers), not after 400 MB.
+      for (let waited = 0; upstream.streamed.length < streamedBefore + HOSTILE_PLAYERS && waited < 5000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const sent = upstream.streamed.slice(streamedBefore);
+      expect(sent).toHaveLength(HOSTILE_PLAYERS);
+      expect(sent.every((entry) => entry.cutOff)).toBe(true);
+      expect(Math.max(...sent.map((entry) => entry.sentBytes))).toBeLessThan(50 * 1024 * 1024);
+    }
+
+    let writesLost = 0;
+    for (const uuid of hostile) {
+      const stored = (await (await fetch(`${server.base}/users/banlist/${uuid}`)).json()) as { data?: { reputation?: number } };
+      if (stored.data?.reputation !== 7) {
+        writesLost += 1;
+      }
+    }
+    expect(writesLost).toBe(0);
+
+    for (const uuid of hostile) {
+      upstream.script(uuid, ordinary(uuid));
+    }
+    const recoveryMs = await timeToRecover(async () => ((await (await sync()).json()) as { updated?: number }).updated === HOSTILE_PLAYERS + 1);
+    table.add({
+      dependency: 'ban-list',
+      fault: BODY_FAULTS[fault],
+      answer: `200 (updated ${summary.updated}, failed ${summary.failed})`,
+      slowestMs: ms,
+      boundMs: BODY_BOUND_MS,
+      writesLost,
+      recoveryMs,
+      rssGrowthMiB,
+      othersSlowestMs: others.slowestMs,
     });
   });
 });

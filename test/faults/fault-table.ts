@@ -4,6 +4,19 @@ import type { TcpProxy } from '../support/tcp-proxy';
 export const FAULTS = ['pause', 'resetOpen', 'slow', 'down'] as const;
 export type Fault = (typeof FAULTS)[number];
 
+/**
+ * What the ban-list upstream's answers are put through beyond the TCP faults (docs/reliability.md,
+ * "Fault suite"): the answer itself is hostile, and the server's memory and other clients are
+ * watched meanwhile.
+ */
+export const BODY_FAULTS = {
+  hugeBody: 'a 400 MB body (chunked, no length)',
+  endlessBody: 'an endless body, one byte every 100 ms',
+  decompressionBomb: 'a gzip bomb (10 GiB from 10 MB)',
+  redirect: 'redirects (to the upstream itself and to 169.254.169.254)',
+} as const;
+export type BodyFault = keyof typeof BODY_FAULTS;
+
 export function applyFault(proxy: TcpProxy, fault: Fault, slowMs: number): void {
   switch (fault) {
     case 'pause':
@@ -33,6 +46,10 @@ export interface FaultRow {
   writesLost: number;
   /** From the end of the fault to the first answer served by the dependency again, in ms. */
   recoveryMs: number;
+  /** The server process's peak resident memory during the fault less its memory before, in MiB. */
+  rssGrowthMiB?: number;
+  /** The slowest answer to another client's request during the fault, in ms. */
+  othersSlowestMs?: number;
 }
 
 /** Rows of one spec file, printed by `print` from afterAll (the fault table of docs/reliability.md). */
@@ -44,8 +61,19 @@ export class FaultTable {
   }
 
   print(title: string): void {
-    const header = ['dependency', 'fault', 'answer', 'slowest ms', 'bound ms', 'writes lost', 'recovery ms'];
-    const lines = this.rows.map((row) => [row.dependency, row.fault, row.answer, String(row.slowestMs), String(row.boundMs), String(row.writesLost), String(row.recoveryMs)]);
+    // The memory and other-clients columns only where some row measured them.
+    const watched = this.rows.some((row) => row.rssGrowthMiB !== undefined || row.othersSlowestMs !== undefined);
+    const header = ['dependency', 'fault', 'answer', 'slowest ms', 'bound ms', 'writes lost', 'recovery ms', ...(watched ? ['RSS growth MiB', 'others slowest ms'] : [])];
+    const lines = this.rows.map((row) => [
+      row.dependency,
+      row.fault,
+      row.answer,
+      String(row.slowestMs),
+      String(row.boundMs),
+      String(row.writesLost),
+      String(row.recoveryMs),
+      ...(watched ? [String(row.rssGrowthMiB ?? '-'), String(row.othersSlowestMs ?? '-')] : []),
+    ]);
     const widths = header.map((name, column) => Math.max(name.length, ...lines.map((line) => line[column].length)));
     const format = (cells: string[]): string => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
     const table = [format(header), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...lines.map(format)].join('\n');

@@ -1,10 +1,11 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { MultiBar, Presets, SingleBar } from 'cli-progress';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { Command } from 'commander';
 import { DataSource } from 'typeorm';
 import { prepareForBulkImport } from '../../database/bulk-import';
 import { OriginalImportService } from '../../original-import/original-import.service';
-import { SourceError } from '../../original-import/source-reader';
+import { scrub, secretSpellings, SourceError } from '../../original-import/source-url';
 import { CliError, CliOutput } from '../cli-output';
 import { PacerSettings, SqliteImportPacer } from '../sqlite-import-pacer';
 import { keepHeapSmall } from '../heap-keeper';
@@ -34,50 +35,103 @@ const PLAIN_STEP = 100_000;
 /** A full collection each time the import's heap has grown by 32 MiB (docs/moving-from-original.md, "Figures"). */
 const HEAP_KEEPING = { growthMiB: 32, everyMs: 500 };
 
+interface ImportCommandOptions {
+  from: string;
+  passwordFile?: string;
+  report?: string;
+  dryRun?: boolean;
+  sourceTimeZone: string;
+}
+
+/** The source password from `--password-file` (first line) or `ORIGINAL_DB_PASSWORD`; undefined: the URL's. */
+function sourcePassword(options: ImportCommandOptions): string | undefined {
+  if (options.passwordFile !== undefined) {
+    let content: string;
+    try {
+      content = readFileSync(options.passwordFile, 'utf8');
+    } catch (error) {
+      throw new CliError(`--password-file ${options.passwordFile} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, 2);
+    }
+    return content.split(/\r?\n/)[0];
+  }
+  return process.env.ORIGINAL_DB_PASSWORD;
+}
+
 export function registerOriginalImportCommand(program: Command, run: Run): void {
   program
     .command('import:original')
     .description("Import the original service's MySQL database (read-only there): cities, requests, logins, chat links, achievements, club accounts")
-    .requiredOption('--from <url>', 'the original database: mysql://USER:PASS@HOST:PORT/DATABASE')
+    .requiredOption('--from <url>', 'the original database: mysql://USER@HOST:PORT/DATABASE (the password in ORIGINAL_DB_PASSWORD or --password-file)')
+    .option('--password-file <file>', "a file whose first line is the source database's password")
+    .option('--report <file>', 'write every problem to this file, one JSON object a line')
     .option('--dry-run', 'read everything and report what a real run would do; write nothing')
     .option('--source-time-zone <zone>', "the offset the original's dates were written in", '+09:00')
-    .action((options: { from: string; dryRun?: boolean; sourceTimeZone: string }) =>
-      run(async (context, output) => {
-        const dataSource = context.get(DataSource);
-        const sqlite = dataSource.options.type === 'better-sqlite3';
-        if (sqlite) {
-          await prepareForBulkImport(dataSource, ORIGINAL_IMPORT_CACHE_KIB);
+    .action(async (options: ImportCommandOptions) => {
+      // The URL may carry the password: `ps` shows the process title, not the arguments, from here on.
+      process.title = 'node cli import:original';
+      const password = sourcePassword(options);
+      const secrets = secretSpellings(options.from, password);
+      try {
+        await importOriginal(run, options, password);
+      } catch (error) {
+        // No message ever carries the password, however it was spelled.
+        if (error instanceof CliError) {
+          throw new CliError(scrub(error.message, secrets), error.exitCode);
         }
-        const progress = process.stderr.isTTY ? new BarProgress() : new LineProgress(output);
-        let started = false;
-        const heap = keepHeapSmall(HEAP_KEEPING);
-        try {
-          const report = await context.get(OriginalImportService).run({
-            from: options.from,
-            zone: options.sourceTimeZone,
-            dryRun: Boolean(options.dryRun),
-            // SQLite: short transactions with pauses, so a running server is never kept waiting long.
-            pacer: sqlite ? new SqliteImportPacer(MAX_BATCH, SQLITE_PACING) : undefined,
-            onTable: (table, total) => {
-              started = true;
-              progress.table(table, total);
-            },
-            onProgress: (table, rows) => progress.update(table, rows),
-          });
-          progress.stop();
-          output.result(report.toJSON() as unknown as Record<string, unknown>, report.toText());
-        } catch (error) {
-          progress.stop();
-          if (error instanceof SourceError) {
-            // A run cut off part-way keeps what it finished; the next run completes it.
-            throw new CliError(started ? `${error.message} The import stopped part-way: run the same command again to complete it.` : error.message, 2);
-          }
-          throw error;
-        } finally {
-          heap.stop();
-        }
-      }),
-    );
+        throw new CliError(`The import failed part-way: ${scrub(error instanceof Error ? error.message : String(error), secrets)} Run the same command again to complete it.`, 1);
+      }
+    });
+}
+
+function importOriginal(run: Run, options: ImportCommandOptions, password: string | undefined): Promise<void> {
+  return run(async (context, output) => {
+    const dataSource = context.get(DataSource);
+    const sqlite = dataSource.options.type === 'better-sqlite3';
+    let reportFile: number | undefined;
+    if (options.report !== undefined) {
+      try {
+        reportFile = openSync(options.report, 'w', 0o600);
+      } catch (error) {
+        throw new CliError(`--report ${options.report} cannot be written (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, 2);
+      }
+    }
+    if (sqlite) {
+      await prepareForBulkImport(dataSource, ORIGINAL_IMPORT_CACHE_KIB);
+    }
+    const progress = process.stderr.isTTY ? new BarProgress() : new LineProgress(output);
+    let started = false;
+    const heap = keepHeapSmall(HEAP_KEEPING);
+    try {
+      const report = await context.get(OriginalImportService).run({
+        from: options.from,
+        password,
+        zone: options.sourceTimeZone,
+        dryRun: Boolean(options.dryRun),
+        onProblem: reportFile === undefined ? undefined : (problem) => writeSync(reportFile, `${JSON.stringify(problem)}\n`),
+        // SQLite: short transactions with pauses, so a running server is never kept waiting long.
+        pacer: sqlite ? new SqliteImportPacer(MAX_BATCH, SQLITE_PACING) : undefined,
+        onTable: (table, total) => {
+          started = true;
+          progress.table(table, total);
+        },
+        onProgress: (table, rows) => progress.update(table, rows),
+      });
+      progress.stop();
+      output.result(report.toJSON() as unknown as Record<string, unknown>, report.toText());
+    } catch (error) {
+      progress.stop();
+      if (error instanceof SourceError) {
+        // A run cut off part-way keeps what it finished; the next run completes it.
+        throw new CliError(started ? `${error.message} The import stopped part-way: run the same command again to complete it.` : error.message, 2);
+      }
+      throw error;
+    } finally {
+      heap.stop();
+      if (reportFile !== undefined) {
+        closeSync(reportFile);
+      }
+    }
+  });
 }
 
 interface Progress {

@@ -4,6 +4,7 @@ import { BadRequestException, ForbiddenException, HttpException, NotFoundExcepti
 import { getMetadataStorage } from 'class-validator';
 import { RegisterDto } from '../../club/dto/club.dto';
 import { LoginBatchDto } from '../../users/dto/game-server.dto';
+import { EACH_OBJECT } from '../validation/lists';
 import { constraintArgs, createValidationPipe } from '../validation/validation.pipe';
 import { ApiError, ERROR_CODES, type ErrorCode } from './api-error';
 import { toErrorResponse } from './error-response';
@@ -128,7 +129,8 @@ describe('validation rules', () => {
           problems.push(`${where}: its message is not a catalogue key (use rule('validation.…'))`);
           continue;
         }
-        const allowed = new Set(['field', ...(constraintArgs[constraint] ?? [])]);
+        // A list's non-object elements are described by the pipe itself, with their position.
+        const allowed = new Set(['field', ...(constraintArgs[constraint] ?? []), ...(constraint === EACH_OBJECT ? ['position'] : [])]);
         const extra = placeholdersOf(messages[entry.message].en).filter((name) => !allowed.has(name));
         if (extra.length > 0) {
           problems.push(`${where}: ${entry.message} has placeholders the rule cannot fill: ${extra.join(', ')}`);

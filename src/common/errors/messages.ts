@@ -81,6 +81,7 @@ export const messages = {
   'validation.isArray': { en: '{field} must be a list', ja: '{field}はリスト（配列）で指定してください。' },
   'validation.arrayMinSize': { en: '{field} must contain at least {min} item(s)', ja: '{field}は{min}件以上指定してください。' },
   'validation.arrayMaxSize': { en: '{field} may contain at most {max} items', ja: '{field}は一度に{max}件までです。' },
+  'validation.eachObject': { en: '{field} must be an object (item {position} of the list)', ja: '{field}の{position}件目はオブジェクトで指定してください。' },
   'validation.nestedValidation': { en: '{field} must contain objects', ja: '{field}の各項目はオブジェクトで指定してください。' },
   'validation.unknownValue': { en: 'The parameters are invalid', ja: 'パラメーターの形式が正しくありません。' },
   'validation.positiveInteger': { en: '{field} must be a positive integer', ja: '{field}は 1 以上の整数で指定してください。' },

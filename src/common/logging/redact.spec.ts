@@ -16,7 +16,25 @@ describe(redactUrl.name, () => {
     expect(redactUrl('/x?password[]=a&+usertoken=b&api%6Bey&bad%zz=1#frag')).toBe('/x?password[]=[redacted]&+usertoken=[redacted]&api%6Bey=[redacted]&bad%zz=1#frag');
   });
 
+  it('redacts everything after a ; in a path segment, whatever its name, written or percent-encoded', () => {
+    expect(redactUrl('/club/token;password=hunter2')).toBe('/club/token;[redacted]');
+    expect(redactUrl('/cities/requests;apikey=csk_abc;x=1?limit=5')).toBe('/cities/requests;[redacted]?limit=5');
+    expect(redactUrl('/club;usertoken=AAAA/token;csk_bare')).toBe('/club;[redacted]/token;[redacted]');
+    expect(redactUrl('/club/token%3Bpassword=hunter2')).toBe('/club/token;[redacted]');
+    expect(redactUrl('/club/token%3bPASSWORD=hunter2?username=a&password=b')).toBe('/club/token;[redacted]?username=a&password=[redacted]');
+    expect(redactUrl('/club/token;password=hunter2#frag')).toBe('/club/token;[redacted]#frag');
+  });
+
+  it('splits query pairs at ; as well as &', () => {
+    expect(redactUrl('/club/token?username=a;password=hunter2&x=1;apikey=k')).toBe('/club/token?username=a;password=[redacted]&x=1;apikey=[redacted]');
+  });
+
+  it('redacts a query even behind a #', () => {
+    expect(redactUrl('/a#x?password=1')).toBe('/a#x?password=[redacted]');
+  });
+
   it('leaves URLs without a query untouched', () => {
     expect(redactUrl('/cities/12')).toBe('/cities/12');
+    expect(redactUrl('/')).toBe('/');
   });
 });

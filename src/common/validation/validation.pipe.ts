@@ -3,6 +3,7 @@ import { getMetadataStorage, type ValidationOptions } from 'class-validator';
 import { ApiError, detail, ErrorDetail } from '../errors/api-error';
 import { isMessageKey, type MessageKey, msg, type ParamValue, textOf } from '../errors/messages';
 import { type FastPlan, fastValidate, planFor } from './fast-validation';
+import { EACH_OBJECT, nonObjectElements } from './lists';
 import { findForbiddenText } from './text-characters';
 
 /**
@@ -57,11 +58,21 @@ function describe(error: ValidationError, field: string): ErrorDetail {
   return { field, message: text.en, message_ja: text.ja };
 }
 
+/** A list whose elements are not all objects: one entry per such element, named by its position (`logins.0`). */
+function describeElements(error: ValidationError, field: string): ErrorDetail[] {
+  return nonObjectElements(error.value).map((index) => {
+    const text = textOf('validation.eachObject', { field: `${field}.${index}`, position: index + 1 });
+    return { field: `${field}.${index}`, message: text.en, message_ja: text.ja };
+  });
+}
+
 function flatten(errors: ValidationError[], parent = ''): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const error of errors) {
     const field = parent ? `${parent}.${error.property}` : error.property;
-    if (error.constraints && Object.keys(error.constraints).length > 0) {
+    if (error.constraints && EACH_OBJECT in error.constraints) {
+      details.push(...describeElements(error, field));
+    } else if (error.constraints && Object.keys(error.constraints).length > 0) {
       // One entry per offending parameter.
       details.push(describe(error, field));
     }

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, Length, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { CHATID_PATTERN, MCID_PATTERN, UUID_PATTERN } from '../../common/identifiers';
+import { INT_COLUMN_MAX, IsIntColumn } from '../../common/validation/column-range';
+import { ListOf } from '../../common/validation/lists';
 import { FromJsonString, OptionalField, ToBool, ToInt, Trim } from '../../common/validation/transforms';
 import { IsTimestamp } from './timestamp.decorators';
 import { rule } from '../../common/validation/validation.pipe';
@@ -35,11 +36,7 @@ export class LoginItemDto {
 export class LoginBatchDto {
   @ApiProperty({ type: [LoginItemDto], description: `1 to ${MAX_BATCH} login records; stored in one transaction.` })
   @FromJsonString()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_BATCH)
-  @ValidateNested({ each: true })
-  @Type(() => LoginItemDto)
+  @ListOf(() => LoginItemDto, { min: 1, max: MAX_BATCH })
   logins: LoginItemDto[];
 }
 
@@ -63,10 +60,9 @@ export class PlayerPathDto {
 }
 
 export class AchievementDefinitionDto {
-  @ApiProperty({ description: "The achievement plugin's id (positive integer).", example: 12 })
+  @ApiProperty({ description: "The achievement plugin's id (positive integer).", example: 12, minimum: 1, maximum: INT_COLUMN_MAX })
   @ToInt()
-  @IsInt()
-  @Min(1)
+  @IsIntColumn(1)
   id: number;
 
   @ApiProperty({ description: 'Title, 1-255 characters.', example: 'First city' })
@@ -90,11 +86,7 @@ export class AchievementDefinitionDto {
 export class AchievementDefinitionsDto {
   @ApiProperty({ type: [AchievementDefinitionDto], description: `1 to ${MAX_BATCH} definitions, created or replaced by id.` })
   @FromJsonString()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_BATCH)
-  @ValidateNested({ each: true })
-  @Type(() => AchievementDefinitionDto)
+  @ListOf(() => AchievementDefinitionDto, { min: 1, max: MAX_BATCH })
   achievements: AchievementDefinitionDto[];
 }
 
@@ -104,10 +96,9 @@ export class UnlockItemDto {
   @uuidRule
   uuid: string;
 
-  @ApiProperty({ description: 'Id of a defined achievement.', example: 12 })
+  @ApiProperty({ description: 'Id of a defined achievement.', example: 12, minimum: 1, maximum: INT_COLUMN_MAX })
   @ToInt()
-  @IsInt()
-  @Min(1)
+  @IsIntColumn(1)
   achievementId: number;
 
   @ApiProperty({ description: 'When it was unlocked, ISO 8601 with a zone.', example: '2026-11-22T03:04:05.000Z' })
@@ -118,11 +109,7 @@ export class UnlockItemDto {
 export class UnlockBatchDto {
   @ApiProperty({ type: [UnlockItemDto], description: `1 to ${MAX_BATCH} unlocks; all stored or none.` })
   @FromJsonString()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_BATCH)
-  @ValidateNested({ each: true })
-  @Type(() => UnlockItemDto)
+  @ListOf(() => UnlockItemDto, { min: 1, max: MAX_BATCH })
   unlocks: UnlockItemDto[];
 }
 
