@@ -66,20 +66,20 @@ describe('command line (e2e)', () => {
     expect(Date.parse(refreshed.includes('T') ? refreshed : `${refreshed.replace(' ', 'T')}Z`)).toBeGreaterThan(Date.now() - 60_000);
   });
 
-  it('refuses a duplicate key name and an unknown scope with exit code 1', async () => {
+  it('refuses a duplicate key name and an unknown scope with exit code 2', async () => {
     expect((await runCli(['apikey:create', '--name', 'dup', '--scope', 'operator', '--json'], env)).code).toBe(0);
     const duplicate = await runCli(['apikey:create', '--name', 'dup', '--scope', 'operator', '--json'], env);
-    expect(duplicate.code).toBe(1);
+    expect(duplicate.code).toBe(2);
     expect(parseOneJson(duplicate.stdout)).toEqual({ error: expect.stringMatching(/already exists/) });
     const badScope = await runCli(['apikey:create', '--name', 'x', '--scope', 'root'], env);
-    expect(badScope.code).toBe(1);
+    expect(badScope.code).toBe(2);
     expect(badScope.stderr).toMatch(/root/);
   });
 
   it('treats key names case-insensitively on every database: create refuses, revoke finds', async () => {
     expect((await runCli(['apikey:create', '--name', 'Ops-Night', '--scope', 'operator', '--json'], env)).code).toBe(0);
     const sameButCase = await runCli(['apikey:create', '--name', 'ops-NIGHT', '--scope', 'game-server', '--json'], env);
-    expect(sameButCase.code).toBe(1);
+    expect(sameButCase.code).toBe(2);
     expect(parseOneJson(sameButCase.stdout)).toEqual({ error: expect.stringMatching(/already exists/) });
     const revoked = await runCli(['apikey:revoke', '--name', 'OPS-night', '--json'], env);
     expect(revoked.code).toBe(0);
@@ -97,23 +97,35 @@ describe('command line (e2e)', () => {
     const me = await app.get<{ data: { clubgroup: string } }>('/club/@me', { query: { usertoken: user.usertoken } });
     expect(me.body.data.clubgroup).toBe('admin');
     const unknown = await runCli(['club:set-group', '--player', 'nobody_at_all', '--group', 'admin'], env);
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(2);
   });
 
   it('webhook:add refuses a private target and names WEBHOOK_ALLOW_PRIVATE, as the API does', async () => {
     for (const url of ['http://[::127.0.0.1]/x', 'http://[2002:7f00:1::]/x']) {
       const refused = await runCli(['webhook:add', '--url', url, '--json'], { ...env, WEBHOOK_ALLOW_PRIVATE: 'false' });
-      expect({ url, code: refused.code }).toEqual({ url, code: 1 });
+      expect({ url, code: refused.code }).toEqual({ url, code: 2 });
       expect(parseOneJson(refused.stdout)).toEqual({ error: expect.stringContaining('WEBHOOK_ALLOW_PRIVATE=true') });
     }
     const plain = await runCli(['webhook:add', '--url', 'http://[::ffff:0:127.0.0.1]/x'], { ...env, WEBHOOK_ALLOW_PRIVATE: 'false' });
-    expect(plain.code).toBe(1);
+    expect(plain.code).toBe(2);
     expect(plain.stderr).toContain('WEBHOOK_ALLOW_PRIVATE=true');
+  });
+
+  it('exits 2 on a usage error of any command (unknown command, unknown or missing option), with commander\'s message once', async () => {
+    for (const args of [['no-such-command'], ['apikey:create', '--scope', 'operator'], ['apikey:list', '--bogus'], ['restore'], ['restore', '--from', 'a', '--undo'], ['backup']]) {
+      const result = await runCli(args, env);
+      expect({ args, code: result.code }).toEqual({ args, code: 2 });
+      expect(result.stderr.trim().split('\n').filter((line) => /error/i.test(line)).length).toBeLessThanOrEqual(1);
+      expect(result.stderr).toMatch(/error|needs exactly one/i);
+    }
+    const json = await runCli(['apikey:list', '--bogus', '--json'], env);
+    expect(json.code).toBe(2);
+    expect(parseOneJson(json.stdout)).toEqual({ error: expect.stringContaining('--bogus') });
   });
 
   it('names the bad variable when the configuration is invalid', async () => {
     const result = await runCli(['apikey:list'], { ...env, CITY_BLOCK_LIMIT: 'lots' });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/CITY_BLOCK_LIMIT/);
   });
 });

@@ -39,7 +39,7 @@ describe('.env file (e2e)', () => {
   it('the CLI reads DATABASE_URL and the rest from .env in its working folder; the real environment wins', async () => {
     writeFileSync(join(folder, '.env'), `DATABASE_URL=${database.url}\nCITY_BLOCK_LIMIT=lots   # a bad value, to see that the file is read\n`);
     const bad = await runCli(['apikey:list', '--json'], operator, { cwd: folder });
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stdout).toContain('CITY_BLOCK_LIMIT');
 
     const created = await runCli(['apikey:create', '--name', 'from-dotenv', '--scope', 'operator', '--json'], { ...operator, CITY_BLOCK_LIMIT: '1000' }, { cwd: folder });
@@ -59,7 +59,7 @@ describe('.env file (e2e)', () => {
     expect((await runCli(['apikey:list', '--json'], { ...operator, NODE_ENV: 'test', DATABASE_URL: database.url }, { cwd: folder })).code).toBe(0);
     expect((await runCli(['apikey:list', '--json'], { ...operator, ENV_FILE: '', DATABASE_URL: database.url }, { cwd: folder })).code).toBe(0);
     const named = await runCli(['apikey:list', '--json'], { ...operator, ENV_FILE: 'missing.env', DATABASE_URL: database.url }, { cwd: folder });
-    expect(named.code).toBe(1);
+    expect(named.code).toBe(2);
     expect(named.stdout).toContain('ENV_FILE');
   });
 

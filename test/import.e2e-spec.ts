@@ -128,12 +128,12 @@ describe('import:logins (e2e, the real CLI)', () => {
     expect(run.json.invalid).toHaveLength(100);
   });
 
-  it('fails with one JSON error object for an unreadable file, a wrong header or an unknown format', async () => {
+  it('refuses (exit 2) with one JSON error object for an unreadable file, a wrong header or an unknown format', async () => {
     const missing = await cli('import:logins', '--file', join(dir, 'nope.csv'));
-    expect(missing).toMatchObject({ code: 1, json: { error: expect.stringContaining('Cannot read') } });
+    expect(missing).toMatchObject({ code: 2, json: { error: expect.stringContaining('Cannot read') } });
     const header = await cli('import:logins', '--file', file('header.csv', `id,name\n${alice.uuid},x\n`));
-    expect(header).toMatchObject({ code: 1, json: { error: expect.stringContaining('header') } });
+    expect(header).toMatchObject({ code: 2, json: { error: expect.stringContaining('header') } });
     const format = await cli('import:logins', '--file', file('history.txt', 'x'));
-    expect(format).toMatchObject({ code: 1, json: { error: expect.stringContaining('--format') } });
+    expect(format).toMatchObject({ code: 2, json: { error: expect.stringContaining('--format') } });
   });
 });

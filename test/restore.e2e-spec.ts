@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { liveFingerprint, relatedDatabases, seedCommunity, viewThroughApi } from './support/backup-data';
+import { cutFile, readBackupParts, withoutTable, writeBackupParts } from './support/backup-files';
 import { recordEvent } from './support/events';
 import { runCli } from './support/run-cli';
 import { TestApp } from './support/test-app';
@@ -13,16 +16,19 @@ interface FeedPage {
 }
 
 /**
- * `restore --from FILE` on the suite's database: a consumer that saw event 10 and then meets a
- * restore of an earlier backup still gets the events written after the restore.
+ * `restore` on the suite's database, from a backup of the same kind (the cross-database
+ * directions are in restore-cross.e2e-spec.ts): what comes back, what a restore does to
+ * credentials and event ids, --undo, and every refusal leaving the live data as it was.
  */
 describe(`restore from a backup (e2e, ${testDatabaseKind})`, () => {
   let dir: string;
   let database: TestDatabase;
+  let file: string;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'community-restore-'));
     database = await createTestDatabase();
+    file = join(dir, 'community.backup');
   });
 
   afterAll(async () => {
@@ -30,60 +36,59 @@ describe(`restore from a backup (e2e, ${testDatabaseKind})`, () => {
     await database.drop();
   });
 
-  /** A backup the way the docs say: the `backup` command on SQLite, the dump command it prints on MySQL. */
-  async function backup(out: string): Promise<void> {
-    const result = await runCli(['backup', '--out', out], { DATABASE_URL: database.url });
-    if (testDatabaseKind === 'sqlite') {
-      expect(result.code).toBe(0);
-      return;
-    }
-    const command = /^\s+(mariadb-dump .*)$/m.exec(result.stderr)?.[1];
-    expect(command).toBeDefined();
-    execFileSync('sh', ['-c', command!]);
-  }
+  const cli = (args: string[]) => runCli([...args, '--json'], { DATABASE_URL: database.url });
 
-  it('refuses while the server runs; then restores, and event ids continue past every id handed out before', async () => {
+  it('refuses while the server runs; then restores: data as backed up, sessions ended, a key revoked since stays revoked, event ids past every id seen; --undo puts it back', async () => {
     const app = await TestApp.start({}, { database });
-    const operator = { 'x-api-key': await app.createApiKey(['operator']) };
-    const city = (i: number): Promise<number> => recordEvent(app, 'city.changed', { request: null, city: { id: i } });
-    const kept: number[] = [];
-    for (let i = 1; i <= 5; i += 1) {
-      kept.push(await city(i));
-    }
-    const file = join(dir, testDatabaseKind === 'sqlite' ? 'backup.sqlite' : 'backup.sql');
-    await backup(file);
+    const community = await seedCommunity(app);
+    const operator = { 'x-api-key': community.operatorKey };
+    const laterRevoked = await app.createApiKey(['operator'], 'revoked-after-backup');
+    const signedIn = await app.get('/club/@me', { query: { usertoken: community.clubUser.usertoken } });
+    expect(signedIn.status).toBe(200);
+    const backedUp = await viewThroughApi(app, community);
+
+    const backup = await cli(['backup', '--out', file]);
+    expect(backup.code).toBe(0);
+
+    // After the backup: more events, a key revoked.
     const lost: number[] = [];
-    for (let i = 6; i <= 10; i += 1) {
-      lost.push(await city(i));
+    for (let i = 6; i <= 8; i += 1) {
+      lost.push(await recordEvent(app, 'city.changed', { request: null, city: { id: i } }));
     }
-    // A consumer has read up to the tenth event.
+    expect((await cli(['apikey:revoke', '--name', 'revoked-after-backup'])).code).toBe(0);
     const seen = (await app.get<FeedPage>('/events', { query: { after: 0, limit: 500 }, headers: operator })).body;
-    expect(seen.data.map((event) => event.id)).toEqual([...kept, ...lost]);
     const cursor = seen.next;
 
-    const refused = await runCli(['restore', '--from', file, '--json'], { DATABASE_URL: database.url });
-    expect(refused.code).toBe(1);
-    expect(JSON.parse(refused.stdout)).toEqual({ error: expect.stringMatching(/in use.*stop/) });
-    expect((await app.get<FeedPage>('/events', { query: { after: 0, limit: 500 }, headers: operator })).body.data).toHaveLength(10);
+    const refused = await cli(['restore', '--from', file]);
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.stdout)).toEqual({ error: expect.stringMatching(/^Restore refused: .*in use.*stop/) });
+    expect((await app.get<FeedPage>('/events', { query: { after: 0, limit: 500 }, headers: operator })).body.data.map((event) => event.id)).toEqual(seen.data.map((event) => event.id));
     await app.stop({ keepDatabase: true });
 
     const startedAt = Date.now();
-    const restored = await runCli(['restore', '--from', file, '--json'], { DATABASE_URL: database.url });
+    const restored = await cli(['restore', '--from', file]);
     expect(restored.stderr).toBe('');
     expect(restored.code).toBe(0);
-    const result = JSON.parse(restored.stdout) as { restored: string; lastEventId: number; previous?: string };
+    const result = JSON.parse(restored.stdout) as { restored: string; lastEventId: number; previous: string };
     expect(result.lastEventId).toBeGreaterThanOrEqual(startedAt);
     if (testDatabaseKind === 'sqlite') {
-      // The replaced database is kept beside it.
-      expect(existsSync(result.previous!)).toBe(true);
+      expect(existsSync(result.previous)).toBe(true);
+      expect(readdirSync(dirname(result.previous)).filter((name) => name.includes('restore-scratch'))).toEqual([]);
+    } else {
+      expect(await relatedDatabases(database)).toEqual([result.previous]);
     }
 
     const again = await TestApp.start({}, { database });
     try {
-      // The backup's events are back, the later ones are gone …
-      const all = (await again.get<FeedPage>('/events', { query: { after: 0, limit: 500 }, headers: operator })).body;
-      expect(all.data.map((event) => event.id)).toEqual(kept);
-      // … and the consumer holding cursor 10 gets the first event written after the restore.
+      expect(await viewThroughApi(again, community)).toEqual(backedUp);
+      // Every club session ended; signing in again works.
+      expect((await again.get('/club/@me', { query: { usertoken: community.clubUser.usertoken } })).status).toBe(401);
+      const token = await again.get<{ usertoken: string }>('/club/token', { query: { username: community.clubUser.mcid, password: community.clubUser.password, recaptcha: 'pass' } });
+      expect(token.status).toBe(200);
+      // The key revoked after the backup stays revoked; the others work.
+      expect((await again.get('/events', { query: { after: 0 }, headers: { 'x-api-key': laterRevoked } })).status).toBe(401);
+      expect((await again.get('/events', { query: { after: 0 }, headers: operator })).status).toBe(200);
+      // A consumer holding the cursor from before gets the first event written after the restore.
       const next = await recordEvent(again, 'city.changed', { request: null, city: { id: 11 } });
       expect(next).toBeGreaterThan(cursor);
       const page = (await again.get<FeedPage>('/events', { query: { after: cursor }, headers: operator })).body;
@@ -91,22 +96,158 @@ describe(`restore from a backup (e2e, ${testDatabaseKind})`, () => {
     } finally {
       await again.stop({ keepDatabase: true });
     }
+
+    const undone = await cli(['restore', '--undo']);
+    expect(undone.code).toBe(0);
+    const back = await TestApp.start({}, { database });
+    try {
+      const events = (await back.get<FeedPage>('/events', { query: { after: 0, limit: 500 }, headers: operator })).body;
+      expect(events.data.map((event) => event.id)).toEqual(seen.data.map((event) => event.id));
+      // Event ids move on after an undo too.
+      expect(await recordEvent(back, 'city.changed', { request: null, city: { id: 12 } })).toBeGreaterThan(result.lastEventId);
+      expect((await back.get('/events', { query: { after: 0 }, headers: { 'x-api-key': laterRevoked } })).status).toBe(401);
+    } finally {
+      await back.stop({ keepDatabase: true });
+    }
   }, 240_000);
 
-  it('refuses a file that is not a backup, and a missing one, and leaves the database alone', async () => {
-    const junk = join(dir, 'junk.bin');
-    writeFileSync(junk, 'not a database at all\n'.repeat(100));
-    for (const from of [junk, join(dir, 'missing.sqlite')]) {
-      const result = await runCli(['restore', '--from', from, '--json'], { DATABASE_URL: database.url });
-      expect(result.code).toBe(1);
-      expect(JSON.parse(result.stdout)).toEqual({ error: expect.stringMatching(/^Restore refused: .*(not a|does not exist)/) });
+  it('refuses, exit 2 with one line, and leaves the live data exactly as it was: missing, junk, cut at 40 %, damaged, foreign, partial, newer, another database\'s file, a dump with a shell line', async () => {
+    const parts = readBackupParts(file);
+    const variant = (name: string, make: (path: string) => void): string => {
+      const path = join(dir, name);
+      make(path);
+      return path;
+    };
+    const damaged = readBackupParts(file);
+    const playersRow = damaged.body.indexOf('{"table":"players"}') + 1;
+    expect(damaged.body[playersRow]).toMatch(/^\[/);
+    damaged.body[playersRow] = damaged.body[playersRow].replace(/"p\d+_/, '"q0_');
+    const foreign = readBackupParts(file);
+    foreign.manifest.tables.push({ name: 'wp_users', columns: [{ name: 'id', type: 'integer', nullable: false }], primaryKey: ['id'], rows: 0, sha256: '' });
+    foreign.body.splice(foreign.body.length - 1, 0, '{"table":"wp_users"}', '[1]');
+    const marker = join(dir, 'shell-ran');
+    const cases: Array<[string, string, RegExp]> = [
+      ['missing', join(dir, 'missing.backup'), /does not exist/],
+      ['junk', variant('junk.bin', (path) => writeFileSync(path, 'not a backup at all\n'.repeat(100))), /not a backup of this service/],
+      ['cut at 40 %', variant('cut.backup', (path) => cutFile(file, path, 0.4)), /truncated/],
+      ['a damaged row', variant('damaged.backup', (path) => writeBackupParts(path, damaged)), /players does not match its checksum/],
+      ['another service', variant('other.backup', (path) => writeFileSync(path, gzipSync('{"format":"other-service-backup","formatVersion":1}\n{"end":true}\n'))), /not a backup of this service/],
+      ['a partial schema', variant('partial.backup', (path) => writeBackupParts(path, withoutTable(parts, 'players'), { recount: true })), /lacks table players/],
+      ['a foreign table', variant('foreign.backup', (path) => writeBackupParts(path, foreign, { recount: true })), /wp_users.*not part of this service's schema/],
+      [
+        'a newer version',
+        variant('newer.backup', (path) => writeBackupParts(path, { ...parts, manifest: { ...parts.manifest, migrations: [...parts.manifest.migrations, 'FromTheFuture1899999999999'], lastMigration: 'FromTheFuture1899999999999' } })),
+        /newer version.*FromTheFuture1899999999999/,
+      ],
+      testDatabaseKind === 'sqlite'
+        ? ['a mariadb-dump file', variant('dump.sql', (path) => writeFileSync(path, `-- MariaDB dump 10.19\n\\! touch ${marker}\nCREATE TABLE t (id int);\n`)), /mariadb-dump file: it restores only into MariaDB/]
+        : ['a SQLite file', variant('copy.sqlite', (path) => writeFileSync(path, Buffer.concat([Buffer.from('SQLite format 3\u0000'), Buffer.alloc(4080)]))), /SQLite database file: it restores only into SQLite/],
+      ['a dump with a shell line', variant('shell.sql', (path) => writeFileSync(path, `-- MariaDB dump 10.19\n\\! touch ${marker}\nDROP TABLE IF EXISTS players;\n`)), testDatabaseKind === 'sqlite' ? /mariadb-dump/ : /client command/],
+    ];
+    const before = await liveFingerprint(database);
+    for (const [what, from, message] of cases) {
+      const result = await cli(['restore', '--from', from]);
+      expect({ what, code: result.code }).toEqual({ what, code: 2 });
+      expect(result.stdout.trim().split('\n')).toHaveLength(1);
+      expect({ what, error: (JSON.parse(result.stdout) as { error: string }).error }).toEqual({ what, error: expect.stringMatching(message) });
+      expect({ what, error: (JSON.parse(result.stdout) as { error: string }).error }).toEqual({ what, error: expect.not.stringContaining('\n') });
+      expect({ what, live: await liveFingerprint(database) }).toEqual({ what, live: before });
+      expect({ what, left: await relatedDatabases(database) }).toEqual({ what, left: expect.not.arrayContaining([expect.stringMatching(/_restore$/)]) });
+      if (from !== join(dir, 'missing.backup') && what !== 'junk' && !what.includes('dump') && !what.includes('file')) {
+        // restore --check refuses the same files without any database.
+        const check = await runCli(['restore', '--check', from, '--json'], { DATABASE_URL: undefined });
+        expect({ what, code: check.code }).toEqual({ what, code: 2 });
+      }
     }
-    const app = await TestApp.start({}, { database });
+    expect(existsSync(marker)).toBe(false);
+    if (testDatabaseKind === 'sqlite') {
+      expect(readdirSync(dirname(database.url.slice('sqlite:'.length))).filter((name) => name.includes('restore-scratch'))).toEqual([]);
+    }
+    // Plain text output: the same one line on stderr.
+    const plain = await runCli(['restore', '--from', join(dir, 'cut.backup')], { DATABASE_URL: database.url });
+    expect(plain.code).toBe(2);
+    expect(plain.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^Restore refused: .*truncated/)]);
+  }, 240_000);
+
+  (testDatabaseKind === 'mysql' ? it : it.skip)('loads an old mariadb-dump file statement by statement (never through the client); one cut at 40 % or with a shell line is refused and changes nothing', async () => {
+    const source = await createTestDatabase();
+    const app = await TestApp.start({}, { database: source });
+    const dump = join(dir, 'old.sql');
+    let community;
+    let view;
     try {
-      const operator = { 'x-api-key': await app.createApiKey(['operator']) };
-      expect((await app.get<FeedPage>('/events', { query: { after: 0 }, headers: operator })).body.data).toHaveLength(6);
+      community = await seedCommunity(app, { cityName: 'Dumped Town' });
+      view = await viewThroughApi(app, community);
+      const url = new URL(source.url);
+      execFileSync('sh', ['-c', `mariadb-dump --single-transaction --hex-blob --default-character-set=utf8mb4 -h ${url.hostname} -P ${url.port || '3306'} -u root ${url.pathname.slice(1)} > ${dump}`]);
     } finally {
       await app.stop({ keepDatabase: true });
+      await source.drop();
+    }
+    const marker = join(dir, 'dump-shell-ran');
+    const lines = readFileSync(dump, 'utf8').split('\n');
+    writeFileSync(join(dir, 'shell.sql'), [...lines.slice(0, 20), `\\! touch ${marker}`, ...lines.slice(20)].join('\n'));
+    cutFile(dump, join(dir, 'cut.sql'), 0.4);
+    const before = await liveFingerprint(database);
+    for (const [bad, message] of [
+      ['shell.sql', /client command/],
+      ['cut.sql', /cut short/],
+    ] as const) {
+      const refused = await cli(['restore', '--from', join(dir, bad)]);
+      expect({ bad, code: refused.code }).toEqual({ bad, code: 2 });
+      expect(JSON.parse(refused.stdout)).toEqual({ error: expect.stringMatching(message) });
+      expect(await liveFingerprint(database)).toBe(before);
+    }
+    expect(existsSync(marker)).toBe(false);
+
+    const restored = await cli(['restore', '--from', dump]);
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
+    const again = await TestApp.start({}, { database });
+    try {
+      expect(await viewThroughApi(again, community)).toEqual(view);
+    } finally {
+      await again.stop({ keepDatabase: true });
     }
   }, 180_000);
+
+  it('a backup from an earlier release (a migration behind) loads at its own schema level and is migrated after', async () => {
+    const parts = readBackupParts(file);
+    const older = withoutTable(parts, 'api_key_revocations');
+    expect(older.manifest.migrations.pop()).toBe('ApiKeyRevocations1764100000000');
+    older.manifest.lastMigration = older.manifest.migrations.at(-1)!;
+    const path = join(dir, 'older.backup');
+    writeBackupParts(path, older, { recount: true });
+    const target = await createTestDatabase();
+    try {
+      const restored = await runCli(['restore', '--from', path, '--json'], { DATABASE_URL: target.url });
+      expect(restored.stderr).toBe('');
+      expect(restored.code).toBe(0);
+      const app = await TestApp.start({}, { database: target });
+      try {
+        expect(await app.dataSource.showMigrations()).toBe(false);
+        expect(await app.dataSource.query('SELECT COUNT(*) AS n FROM api_key_revocations')).toEqual([{ n: expect.anything() }]);
+        expect((await app.get('/cities')).status).toBe(200);
+      } finally {
+        await app.stop({ keepDatabase: true });
+      }
+    } finally {
+      await target.drop();
+    }
+  }, 120_000);
+
+  it('--check verifies a good file without any database, and --undo with nothing kept is refused', async () => {
+    const check = await runCli(['restore', '--check', file], { DATABASE_URL: undefined });
+    expect(check.stderr).toBe('');
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(/^Check passed: .* complete (sqlite|mysql) backup/);
+    const fresh = await createTestDatabase();
+    try {
+      const undo = await runCli(['restore', '--undo', '--json'], { DATABASE_URL: fresh.url });
+      expect(undo.code).toBe(2);
+      expect(JSON.parse(undo.stdout)).toEqual({ error: expect.stringMatching(/nothing to undo/) });
+    } finally {
+      await fresh.drop();
+    }
+  }, 120_000);
 });

@@ -293,11 +293,11 @@ describe('webhooks (e2e)', () => {
     expect(listed.stdout).not.toContain(created.secret);
     expect((await app.get<{ data: Array<{ id: number }> }>('/webhooks', { headers: operator })).body.data.map((hook) => hook.id)).toContain(created.data.id);
     const refused = await runCli(['webhook:add', '--url', 'http://127.0.0.1/x', '--json'], { DATABASE_URL: app.database.url, WEBHOOK_ALLOW_PRIVATE: 'false' });
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(JSON.parse(refused.stdout)).toEqual({ error: expect.stringMatching(/not allowed.*WEBHOOK_ALLOW_PRIVATE=true/) });
-    expect((await runCli(['webhook:add', '--url', 'http://127.0.0.1/x', '--events', 'nope', '--json'], env)).code).toBe(1);
+    expect((await runCli(['webhook:add', '--url', 'http://127.0.0.1/x', '--events', 'nope', '--json'], env)).code).toBe(2);
     expect((await runCli(['webhook:remove', '--id', String(created.data.id), '--json'], env)).code).toBe(0);
-    expect((await runCli(['webhook:remove', '--id', String(created.data.id), '--json'], env)).code).toBe(1);
+    expect((await runCli(['webhook:remove', '--id', String(created.data.id), '--json'], env)).code).toBe(2);
   });
 });
 

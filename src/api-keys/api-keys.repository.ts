@@ -67,10 +67,19 @@ export class ApiKeysRepository {
     return row ? toApiKey(row) : null;
   }
 
-  /** False when no key has the name (names compare case-insensitively). */
-  async deleteByName(tx: Transaction, name: string): Promise<boolean> {
-    const result = await tx.delete(ApiKey, { nameKey: apiKeyNameKey(name) });
-    return (result.affected ?? 0) > 0;
+  /**
+   * False when no key has the name (names compare case-insensitively). The key's hash is kept in
+   * the revocation list, which a restore applies to the data it puts back.
+   */
+  async deleteByName(tx: Transaction, name: string, now: Date): Promise<boolean> {
+    const key = await tx.findOne(ApiKey, { where: { nameKey: apiKeyNameKey(name) }, select: { id: true, keyHash: true } });
+    if (!key) {
+      return false;
+    }
+    await tx.delete(ApiKey, { id: key.id });
+    await tx.query('DELETE FROM api_key_revocations WHERE key_hash = ?', [key.keyHash]);
+    await tx.query('INSERT INTO api_key_revocations (key_hash, revoked_at) VALUES (?, ?)', [key.keyHash, now.toISOString().slice(0, 23).replace('T', ' ')]);
+    return true;
   }
 
   /** Records a use unless one was recorded since `stale`, so concurrent requests write once. */

@@ -37,7 +37,7 @@ export class ApiKeysService {
   }
 
   revoke(name: string): Promise<boolean> {
-    return this.unitOfWork.transaction((tx) => this.keys.deleteByName(tx, name));
+    return this.unitOfWork.transaction((tx) => this.keys.deleteByName(tx, name, new Date()));
   }
 
   /** The key's principal, or undefined for an unknown key. Records use at most once a minute. */

@@ -12,11 +12,15 @@ export class CliOutput {
   }
 }
 
-/** A failure the user caused (bad arguments, unknown name): printed without a stack, exit code 1 unless told. */
+/**
+ * A message for the operator, printed without a stack. Exit code 2 unless told: a refusal (bad
+ * arguments, an unknown name, an input that cannot be used) that changed nothing. Pass 1 when the
+ * command failed part-way, and say in the message what state is left.
+ */
 export class CliError extends Error {
   constructor(
     message: string,
-    readonly exitCode = 1,
+    readonly exitCode: 1 | 2 = 2,
   ) {
     super(message);
   }

@@ -16,7 +16,8 @@ function gitCommit(): string | undefined {
   }
 }
 
-function packageVersion(): string {
+/** This release's version (package.json), as a backup file records it. */
+export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: string };
   return pkg.version ?? '0.0.0';
 }

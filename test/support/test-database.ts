@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RowDataPacket } from 'mysql2';
 import { createConnection } from 'mysql2/promise';
 
 /** Which database the e2e suite runs on: SQLite by default, MariaDB with TEST_DATABASE=mysql. */
@@ -32,6 +33,11 @@ export async function createTestDatabase(kind: 'sqlite' | 'mysql' = testDatabase
     drop: async () => {
       const connection = await createConnection(MYSQL_ADMIN_URL);
       await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      // A restore's scratch database and the databases it keeps are named after this one.
+      const [related] = await connection.query<Array<{ name: string }> & RowDataPacket[]>('SELECT SCHEMA_NAME AS name FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE ?', [`${name}\\_%`]);
+      for (const { name: other } of related) {
+        await connection.query(`DROP DATABASE IF EXISTS \`${other}\``);
+      }
       await connection.end();
     },
   };

@@ -40,12 +40,16 @@ export function registerImportCommands(program: Command, run: Run): void {
         const stream = createReadStream(options.file);
         const progress = new ProgressLine(size, stream);
         const started = Date.now();
+        let rowsRead = 0;
         try {
           const summary = await context.get(LoginImportService).import(readLoginRows(stream, format), {
             batchSize,
             // SQLite: short transactions with pauses, so a running server is never kept waiting long.
             pacer: sqlite ? new SqliteImportPacer(batchSize) : undefined,
-            onBatch: (state) => progress.update(state),
+            onBatch: (state) => {
+              rowsRead = state.rows;
+              progress.update(state);
+            },
           });
           progress.done();
           const seconds = (Date.now() - started) / 1000;
@@ -62,7 +66,13 @@ export function registerImportCommands(program: Command, run: Run): void {
         } catch (error) {
           progress.done();
           if (error instanceof ImportFormatError || (error instanceof Error && 'code' in error && String(error.code).startsWith('CSV_'))) {
-            throw new CliError(`Cannot read ${options.file}: ${error.message}`);
+            // Refused when nothing was written yet (exit 2); otherwise the batches before the bad line are in (exit 1).
+            throw rowsRead === 0
+              ? new CliError(`Cannot read ${options.file}: ${error.message}`)
+              : new CliError(
+                  `Cannot read ${options.file}: ${error.message}. The ${rowsRead} rows before it were imported; fix the file and run the import again (rows already in are skipped as repeats).`,
+                  1,
+                );
           }
           throw error;
         }

@@ -1,0 +1,62 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { BackupManifest, TableDigest } from '../../src/backup/backup-format';
+
+/** A backup file's manifest and body lines, to make damaged or foreign variants of it. */
+export interface BackupParts {
+  manifest: BackupManifest;
+  /** The lines after the manifest: table markers, rows, the end line. */
+  body: string[];
+}
+
+export function readBackupParts(path: string): BackupParts {
+  const lines = gunzipSync(readFileSync(path)).toString('utf8').split('\n');
+  lines.pop();
+  return { manifest: JSON.parse(lines[0]) as BackupManifest, body: lines.slice(1) };
+}
+
+/** Writes the parts as a backup file; with `recount`, row counts and checksums are made to match the body (a well-formed file). */
+export function writeBackupParts(path: string, parts: BackupParts, options: { recount?: boolean } = {}): void {
+  if (options.recount) {
+    let table: string | null = null;
+    const digests = new Map<string, TableDigest>();
+    for (const line of parts.body) {
+      if (line.startsWith('[')) {
+        digests.get(table!)!.add(line);
+      } else {
+        const marker = JSON.parse(line) as { table?: string };
+        table = marker.table ?? null;
+        if (table) {
+          digests.set(table, new TableDigest());
+        }
+      }
+    }
+    for (const described of parts.manifest.tables) {
+      const digest = digests.get(described.name) ?? new TableDigest();
+      described.rows = digest.rows;
+      described.sha256 = digest.hex;
+    }
+  }
+  writeFileSync(path, Buffer.concat([gzipSync(`${JSON.stringify(parts.manifest)}\n`), gzipSync(`${parts.body.join('\n')}\n`)]), { mode: 0o600 });
+}
+
+/** The body without one table (its marker and rows). */
+export function withoutTable(parts: BackupParts, name: string): BackupParts {
+  const body: string[] = [];
+  let skipping = false;
+  for (const line of parts.body) {
+    if (!line.startsWith('[')) {
+      skipping = (JSON.parse(line) as { table?: string }).table === name;
+    }
+    if (!skipping) {
+      body.push(line);
+    }
+  }
+  return { manifest: { ...parts.manifest, tables: parts.manifest.tables.filter((table) => table.name !== name) }, body };
+}
+
+/** The first `fraction` of the file's bytes: a copy cut off part-way. */
+export function cutFile(from: string, to: string, fraction: number): void {
+  const bytes = readFileSync(from);
+  writeFileSync(to, bytes.subarray(0, Math.floor(bytes.length * fraction)));
+}
