@@ -121,8 +121,10 @@ function importOriginal(run: Run, options: ImportCommandOptions, password: strin
     } catch (error) {
       progress.stop();
       if (error instanceof SourceError) {
-        // A run cut off part-way keeps what it finished; the next run completes it.
-        throw new CliError(started ? `${error.message} The import stopped part-way: run the same command again to complete it.` : error.message, 2);
+        // Refused before anything was written (2); a run cut off part-way (1) keeps what it finished, and the next run completes it.
+        throw started
+          ? new CliError(`${error.message} The import stopped part-way: run the same command again to complete it.`, 1)
+          : new CliError(error.message, 2);
       }
       throw error;
     } finally {
