@@ -14,6 +14,8 @@ export interface ConsoleSessionView {
   kind: 'operator' | 'club-admin';
   /** The API key's name, or the admin's game id (their uuid when it is not known). */
   name: string;
+  /** The admin's player uuid (null for an operator). */
+  uuid: string | null;
   csrfToken: string;
   /** The latest the session can last: sign-in plus the maximum, or the admin's token's end if sooner. */
   expiresAt: string;
@@ -95,6 +97,7 @@ export class ConsoleSessionsService {
     return {
       kind: caller.kind === 'apikey' ? 'operator' : 'club-admin',
       name: caller.kind === 'apikey' ? caller.key.name : (caller.session.mcid ?? caller.session.playerUuid),
+      uuid: caller.kind === 'club' ? caller.session.playerUuid : null,
       csrfToken: csrfTokenOf(secret),
       expiresAt: ends.toISOString(),
       idleTimeoutSeconds: this.config.CONSOLE_SESSION_IDLE_SECONDS,

@@ -7,6 +7,9 @@ export class ConsoleSessionDoc {
   @ApiProperty({ description: "The API key's name, or the admin's game id (their uuid when it is not known).", example: 'console' })
   name: string;
 
+  @ApiProperty({ type: String, nullable: true, description: "The admin's player uuid; null for an operator.", example: null })
+  uuid: string | null;
+
   @ApiProperty({ description: 'Send it as the X-CSRF-Token header on every call that changes anything (POST, PUT, PATCH, DELETE).', example: '3f1c…' })
   csrfToken: string;
 
