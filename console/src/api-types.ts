@@ -834,7 +834,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The current console session (a reloaded page gets its CSRF token again) */
+        /**
+         * The current console session (a reloaded page gets its CSRF token again)
+         * @description Answers data: null when the request carries no session cookie or its session has ended (and clears the cookie), so a page that is not signed in gets no error.
+         */
         get: operations["ConsoleSessionsController_current"];
         put?: never;
         /**
@@ -1831,6 +1834,10 @@ export interface components {
         };
         ConsoleSessionResponseDoc: {
             data: components["schemas"]["ConsoleSessionDoc"];
+        };
+        NullableConsoleSessionResponseDoc: {
+            /** @description null when not signed in. */
+            data: components["schemas"]["ConsoleSessionDoc"] | null;
         };
     };
     responses: never;
@@ -4466,28 +4473,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The session. */
+            /** @description The session, or null. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ConsoleSessionResponseDoc"];
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["NullableConsoleSessionResponseDoc"];
                 };
-            };
-            /** @description Credential missing, unknown, expired, superseded or logged out. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Credential valid but without the needed scope or group. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
         };
     };

@@ -95,7 +95,8 @@ export function consoleCredential(session: ConsoleSession): Credential {
 /** The console session of this browser, if its cookie is still good (after a reload); null when not signed in. */
 export async function currentConsoleSession(): Promise<Credential | null> {
   try {
-    return consoleCredential((await call<{ data: ConsoleSession }>('GET', '/console-session', { credential: null })).data);
+    const found = (await call<{ data: ConsoleSession | null }>('GET', '/console-session', { credential: null })).data;
+    return found ? consoleCredential(found) : null;
   } catch {
     return null;
   }

@@ -4,7 +4,8 @@ import type { FastifyReply } from 'fastify';
 import { AuthCaller, type Caller, type CookieSession, ConsoleSessionAuth, CurrentConsoleSession, OperatorCredentialAuth, OverHttps } from '../auth/auth.decorators';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-docs.decorators';
 import { ConsoleSessionsService, ConsoleSessionView } from './console-sessions.service';
-import { ConsoleSessionResponseDoc } from './dto/console-session.doc';
+import { ConsoleSessionResponseDoc, NullableConsoleSessionResponseDoc } from './dto/console-session.doc';
+import { SessionCookie } from './console-session.decorators';
 import { sessionCookieHeader } from './session-cookie';
 
 /** Signing in to the operator console (docs/console-and-maps.md, Signing in to the console). */
@@ -28,11 +29,21 @@ export class ConsoleSessionsController {
   }
 
   @Get()
-  @ConsoleSessionAuth()
-  @ApiOperation({ summary: 'The current console session (a reloaded page gets its CSRF token again)' })
-  @ApiEnvelope(200, 'The session.', ConsoleSessionResponseDoc)
-  current(@CurrentConsoleSession() session: CookieSession): { data: ConsoleSessionView } {
-    return { data: this.sessions.view(session.secret, session.resolved) };
+  @ApiOperation({
+    summary: 'The current console session (a reloaded page gets its CSRF token again)',
+    description: 'Answers data: null when the request carries no session cookie or its session has ended (and clears the cookie), so a page that is not signed in gets no error.',
+  })
+  @ApiEnvelope(200, 'The session, or null.', NullableConsoleSessionResponseDoc)
+  async current(@SessionCookie() secret: string | undefined, @OverHttps() https: boolean, @Res({ passthrough: true }) reply: FastifyReply): Promise<{ data: ConsoleSessionView | null }> {
+    if (secret === undefined) {
+      return { data: null };
+    }
+    const resolved = await this.sessions.find(secret);
+    if (!resolved) {
+      void reply.header('set-cookie', sessionCookieHeader('', https, 0));
+      return { data: null };
+    }
+    return { data: this.sessions.view(secret, resolved) };
   }
 
   @Delete()

@@ -90,6 +90,18 @@ export class ConsoleSessionsService {
     return { record, ...resolved };
   }
 
+  /** The session behind a cookie, or null when it has ended (GET /console-session: no error for a page that is not signed in). */
+  async find(secret: string): Promise<ResolvedSession | null> {
+    try {
+      return await this.resolve(secret);
+    } catch (error) {
+      if (error instanceof ApiError && error.getStatus() === 401) {
+        return null;
+      }
+      throw error;
+    }
+  }
+
   /** What the console may know of its session (its CSRF token included). */
   view(secret: string, resolved: ResolvedSession): ConsoleSessionView {
     const { caller, record, credentialEndsAt } = resolved;

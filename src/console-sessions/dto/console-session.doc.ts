@@ -24,3 +24,8 @@ export class ConsoleSessionResponseDoc {
   @ApiProperty({ type: ConsoleSessionDoc })
   data: ConsoleSessionDoc;
 }
+
+export class NullableConsoleSessionResponseDoc {
+  @ApiProperty({ type: ConsoleSessionDoc, nullable: true, description: 'null when not signed in.' })
+  data: ConsoleSessionDoc | null;
+}
