@@ -4482,6 +4482,24 @@ export interface operations {
                     "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["NullableConsoleSessionResponseDoc"];
                 };
             };
+            /** @description Too many requests from this address. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description The database is unreachable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
         };
     };
     ConsoleSessionsController_signIn: {

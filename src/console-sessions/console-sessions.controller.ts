@@ -34,6 +34,7 @@ export class ConsoleSessionsController {
     description: 'Answers data: null when the request carries no session cookie or its session has ended (and clears the cookie), so a page that is not signed in gets no error.',
   })
   @ApiEnvelope(200, 'The session, or null.', NullableConsoleSessionResponseDoc)
+  @ApiErrors([429, 'Too many requests from this address.'], [503, 'The database is unreachable.'])
   async current(@SessionCookie() secret: string | undefined, @OverHttps() https: boolean, @Res({ passthrough: true }) reply: FastifyReply): Promise<{ data: ConsoleSessionView | null }> {
     if (secret === undefined) {
       return { data: null };
