@@ -71,7 +71,7 @@ export class AuthGuard implements CanActivate {
   /**
    * A console session's cookie (docs/console-and-maps.md, Signing in to the console). A call that
    * changes anything must carry the session's CSRF token and, when the browser names its Origin,
-   * come from this server's own pages; checked before the session is looked up, so a forged call
+   * come from a page on this server's host; checked before the session is looked up, so a forged call
    * does not even keep the session alive.
    */
   private async consoleSession(request: RequestWithCaller): Promise<Caller> {
@@ -80,7 +80,7 @@ export class AuthGuard implements CanActivate {
       throw ApiError.unauthorized('auth.consoleSessionRequired');
     }
     if (!SAFE_METHODS.has(request.method)) {
-      if (!originAllowed(headerOf(request, 'origin'), request.protocol, request.host)) {
+      if (!originAllowed(headerOf(request, 'origin'), request.host)) {
         throw ApiError.forbidden('auth.consoleOrigin');
       }
       if (!csrfMatches(secret, headerOf(request, CSRF_HEADER))) {

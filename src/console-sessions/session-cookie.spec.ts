@@ -32,11 +32,15 @@ describe('console session cookie', () => {
     expect(sessionCookieHeader('v', true, 0)).toBe(`${SECURE_COOKIE_NAME}=v; Path=/; Max-Age=0; HttpOnly; SameSite=Strict; Secure`);
   });
 
-  it('allows no Origin or this server own origin only', () => {
-    expect(originAllowed(undefined, 'http', 'a:1')).toBe(true);
-    expect(originAllowed('http://a:1', 'http', 'a:1')).toBe(true);
-    expect(originAllowed('https://a:1', 'http', 'a:1')).toBe(false);
-    expect(originAllowed('http://evil', 'http', 'a:1')).toBe(false);
-    expect(originAllowed('null', 'http', 'a:1')).toBe(false);
+  it("allows no Origin, or this server's own host only", () => {
+    expect(originAllowed(undefined, 'a:1')).toBe(true);
+    expect(originAllowed('http://a:1', 'a:1')).toBe(true);
+    expect(originAllowed('https://Example.org', 'example.org')).toBe(true);
+    expect(originAllowed('https://example.org:443', 'example.org')).toBe(true);
+    expect(originAllowed('http://a:2', 'a:1')).toBe(false);
+    expect(originAllowed('http://evil', 'a:1')).toBe(false);
+    expect(originAllowed('http://a.evil', 'a')).toBe(false);
+    expect(originAllowed('null', 'a:1')).toBe(false);
+    expect(originAllowed('http://a:1', undefined)).toBe(false);
   });
 });

@@ -72,13 +72,23 @@ export function sessionCookieHeader(value: string, secure: boolean, maxAgeSecond
 }
 
 /**
- * Whether an `Origin` header (when the browser sent one) names this server itself. Browsers send it
+ * Whether an `Origin` header (when the browser sent one) names this server's host. Browsers send it
  * on every cross-origin request and on same-origin POST/PUT/DELETE; SameSite=Strict already keeps
- * the cookie off cross-site requests, and this also refuses a same-site but other-origin page.
+ * the cookie off cross-site requests, and this also refuses a same-site page on another host. The
+ * scheme is not compared: behind a TLS proxy that TRUST_PROXY does not list, the server sees http
+ * while the page is https, and the console would refuse every change for a wrong setting.
  */
-export function originAllowed(origin: string | undefined, protocol: string, host: string | undefined): boolean {
+export function originAllowed(origin: string | undefined, host: string | undefined): boolean {
   if (origin === undefined) {
     return true;
   }
-  return host !== undefined && origin.toLowerCase() === `${protocol}://${host}`.toLowerCase();
+  if (host === undefined) {
+    return false;
+  }
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.host === new URL(`http://${host}`).host;
+  } catch {
+    return false;
+  }
 }
