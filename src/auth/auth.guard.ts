@@ -69,7 +69,7 @@ export class AuthGuard implements CanActivate {
   }
 
   /**
-   * A console session's cookie (docs/console-and-maps.md, Signing in to the console). A call that
+   * A console session's cookie (docs/console-and-maps.md, Console sessions). A call that
    * changes anything must carry the session's CSRF token and, when the browser names its Origin,
    * come from a page on this server's host; checked before the session is looked up, so a forged call
    * does not even keep the session alive.
