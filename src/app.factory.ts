@@ -171,6 +171,17 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
         .setVersion(version)
         .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Operator or game-server API key (also accepted as the apikey parameter).' }, 'apikey')
         .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Club user token (also accepted as the usertoken parameter).' }, 'usertoken')
+        .addCookieAuth(
+          'console_session',
+          {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'console_session',
+            description:
+              'Console session (POST /console-session), HttpOnly and SameSite=Strict; __Host-console_session over HTTPS. Calls that change anything also need its X-CSRF-Token header.',
+          },
+          'console_session',
+        )
         .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics when it is set.' }, 'metrics-token')
         .build(),
     ),

@@ -827,6 +827,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current console session (a reloaded page gets its CSRF token again)
+         * @description Answers data: null when the request carries no session cookie or its session has ended (and clears the cookie), so a page that is not signed in gets no error.
+         */
+        get: operations["ConsoleSessionsController_current"];
+        put?: never;
+        /**
+         * Sign in to the console: exchange an operator API key or a club admin’s user token for a session cookie
+         * @description Sets the console_session cookie (HttpOnly, SameSite=Strict, Path=/; __Host-console_session with Secure over HTTPS). The cookie is accepted on the routes the console calls; calls that change anything also need X-CSRF-Token.
+         */
+        post: operations["ConsoleSessionsController_signIn"];
+        /** Sign out of the console: the session ends on the server (and a club admin’s token with it); the cookie is cleared */
+        delete: operations["ConsoleSessionsController_signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1774,6 +1799,45 @@ export interface components {
              * @enum {string}
              */
             database: "up";
+        };
+        ConsoleSessionDoc: {
+            /**
+             * @description Who signed in: an operator API key or a club admin.
+             * @enum {string}
+             */
+            kind: "operator" | "club-admin";
+            /**
+             * @description The API key's name, or the admin's game id (their uuid when it is not known).
+             * @example console
+             */
+            name: string;
+            /**
+             * @description The admin's player uuid; null for an operator.
+             * @example null
+             */
+            uuid: string | null;
+            /**
+             * @description Send it as the X-CSRF-Token header on every call that changes anything (POST, PUT, PATCH, DELETE).
+             * @example 3f1c…
+             */
+            csrfToken: string;
+            /**
+             * @description The latest the session lasts (ISO 8601, UTC): sign-in plus CONSOLE_SESSION_MAX_SECONDS, or the admin token's end if sooner.
+             * @example 2026-11-22T15:04:05.000Z
+             */
+            expiresAt: string;
+            /**
+             * @description The session ends after this many seconds without a request (CONSOLE_SESSION_IDLE_SECONDS).
+             * @example 1800
+             */
+            idleTimeoutSeconds: number;
+        };
+        ConsoleSessionResponseDoc: {
+            data: components["schemas"]["ConsoleSessionDoc"];
+        };
+        NullableConsoleSessionResponseDoc: {
+            /** @description null when not signed in. */
+            data: components["schemas"]["ConsoleSessionDoc"] | null;
         };
     };
     responses: never;
@@ -4436,6 +4500,118 @@ export interface operations {
             };
             /** @description The database is unreachable. */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    ConsoleSessionsController_current: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session, or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["NullableConsoleSessionResponseDoc"];
+                };
+            };
+            /** @description Too many requests from this address. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description The database is unreachable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    ConsoleSessionsController_signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in; the cookie is set. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ConsoleSessionResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ConsoleSessionsController_signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description X-CSRF-Token missing or wrong, or the Origin is not this server.
+             *
+             *     Credential valid but without the needed scope or group.
+             */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

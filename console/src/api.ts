@@ -1,6 +1,6 @@
 import type { components } from './api-types';
 import { lang } from './i18n';
-import { authHeaders, clearCredential, type Credential } from './session';
+import { area, authHeaders, clearCredential, type Credential } from './session';
 
 /**
  * The service's shapes, generated from its OpenAPI document (scripts/console-api-types.js writes
@@ -17,6 +17,7 @@ export type HistorySnapshot = Schemas['HistorySnapshotDoc'];
 export type Account = Schemas['ClubAccountDoc'];
 export type SyncSummary = Schemas['SyncSummaryDoc'];
 export type SyncStatus = Schemas['SyncStatusDoc'];
+export type ConsoleSession = Schemas['ConsoleSessionDoc'];
 
 /** An error answer of the API (its envelope), or a network failure (status 0). */
 export class ApiFailure extends Error {
@@ -57,7 +58,7 @@ export async function call<T>(method: string, path: string, options: CallOptions
     }
   }
   const useStored = options.credential === undefined;
-  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(useStored ? undefined : options.credential) };
+  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(useStored ? undefined : options.credential, method) };
   let body: string | undefined;
   if (options.body) {
     headers['Content-Type'] = 'application/json';
@@ -65,7 +66,8 @@ export async function call<T>(method: string, path: string, options: CallOptions
   }
   let response: Response;
   try {
-    response = await fetch(url, { method, headers, body, credentials: 'omit', cache: 'no-store' });
+    // The console's session is its cookie (same origin only); the account page sends no cookie at all.
+    response = await fetch(url, { method, headers, body, credentials: area === 'console' ? 'same-origin' : 'omit', cache: 'no-store' });
   } catch (error) {
     throw new ApiFailure(0, 'network', `The service could not be reached (${String(error)}).`, 'サービスに接続できませんでした。');
   }
@@ -83,6 +85,21 @@ export async function call<T>(method: string, path: string, options: CallOptions
     throw failure;
   }
   return parsed as T;
+}
+
+/** What the page keeps of a console session (the cookie itself stays HttpOnly). */
+export function consoleCredential(session: ConsoleSession): Credential {
+  return { kind: 'console', role: session.kind, name: session.name, uuid: session.uuid ?? null, csrfToken: session.csrfToken, expiresAt: session.expiresAt };
+}
+
+/** The console session of this browser, if its cookie is still good (after a reload); null when not signed in. */
+export async function currentConsoleSession(): Promise<Credential | null> {
+  try {
+    const found = (await call<{ data: ConsoleSession | null }>('GET', '/console-session', { credential: null })).data;
+    return found ? consoleCredential(found) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The CAPTCHA answer to send: the widget's token, or a placeholder when verification is off on the server. */

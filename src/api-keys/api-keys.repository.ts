@@ -29,6 +29,7 @@ interface ApiKeyRow {
 
 const KEY = 'SELECT id, name, scopes, created_at AS createdAt, last_used_at AS lastUsedAt FROM api_keys';
 const BY_HASH_SQL = `${KEY} WHERE key_hash = ?`;
+const BY_ID_SQL = `${KEY} WHERE id = ?`;
 const ALL_SQL = `${KEY} ORDER BY id ASC`;
 
 function toApiKey(row: ApiKeyRow): ApiKeyRecord {
@@ -44,6 +45,11 @@ function toApiKey(row: ApiKeyRow): ApiKeyRecord {
 @Injectable()
 export class ApiKeysRepository {
   constructor(private readonly reader: SqlReader) {}
+
+  async getById(id: number): Promise<ApiKeyRecord | null> {
+    const row = await this.reader.one<ApiKeyRow>(BY_ID_SQL, [id]);
+    return row ? toApiKey(row) : null;
+  }
 
   /** False when the name is taken. */
   async create(tx: Transaction, name: string, keyHash: string, scopes: readonly ApiScope[], createdAt: Date): Promise<boolean> {

@@ -40,6 +40,12 @@ export class ApiKeysService {
     return this.unitOfWork.transaction((tx) => this.keys.deleteByName(tx, name, new Date()));
   }
 
+  /** The principal of a key still present (a console session holds the id, never the key); undefined once revoked. */
+  async principalById(id: number): Promise<ApiKeyPrincipal | undefined> {
+    const found = await this.keys.getById(id);
+    return found ? { id: found.id, name: found.name, scopes: found.scopes } : undefined;
+  }
+
   /** The key's principal, or undefined for an unknown key. Records use at most once a minute. */
   async authenticate(key: string): Promise<ApiKeyPrincipal | undefined> {
     const found = await this.keys.getByHash(hashSecret(key));

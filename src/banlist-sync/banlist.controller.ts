@@ -39,7 +39,7 @@ export class BanlistController {
   }
 
   @Get('sync/status')
-  @ApiKeyAuth('operator')
+  @ApiKeyAuth('operator', { consoleSession: true })
   @ApiOperation({ summary: "The last sync run's summary and the next scheduled run" })
   @ApiEnvelope(200, 'Sync status.', SyncStatusDoc)
   status(): Promise<SyncStatus> {
@@ -48,7 +48,7 @@ export class BanlistController {
 
   @Post('sync')
   @HttpCode(200)
-  @ApiKeyAuth('operator')
+  @ApiKeyAuth('operator', { consoleSession: true })
   @ApiOperation({ summary: 'Run a ban-list sync now and return its summary' })
   @ApiEnvelope(200, 'The finished run.', SyncSummaryDoc)
   @ApiErrors([409, 'A sync is already in progress (on any instance).'], [503, 'No upstream is configured (BANLIST_SOURCE_URL).'])

@@ -41,7 +41,16 @@ export class ClubTokensService {
     if (!CLUB_TOKEN_PATTERN.test(usertoken)) {
       throw ApiError.unauthorized('auth.tokenInvalid');
     }
-    const session = await this.tokens.getSession(hashSecret(usertoken));
+    return this.validSession(await this.tokens.getSession(hashSecret(usertoken)));
+  }
+
+  /** The session of the token with this id while the token itself would still be accepted (a console session checks it on each use). */
+  async authenticateTokenId(tokenId: number): Promise<{ session: ClubSession; expiresAt: Date }> {
+    const found = await this.tokens.getSessionById(tokenId);
+    return { session: this.validSession(found), expiresAt: found?.expiresAt ?? new Date(0) };
+  }
+
+  private validSession(session: TokenSession | null): ClubSession {
     if (!session) {
       throw ApiError.unauthorized('auth.tokenInvalid');
     }

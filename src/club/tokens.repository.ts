@@ -41,6 +41,7 @@ const SESSION_SQL = `
   JOIN club_accounts a ON a.id = t.account_id
   JOIN players p ON p.uuid = a.player_uuid
   WHERE t.token_hash = ?`;
+const SESSION_BY_ID_SQL = SESSION_SQL.replace('WHERE t.token_hash = ?', 'WHERE t.id = ?');
 
 function toTokenSession(row: SessionRow): TokenSession {
   return {
@@ -100,6 +101,12 @@ export class TokensRepository {
       const row = await this.reader.one<SessionRow>(SESSION_SQL, [tokenHash]);
       return row ? toTokenSession(row) : null;
     });
+  }
+
+  /** The same as getSession, by the token's id (a console session holds the id, never the token); not cached. */
+  async getSessionById(tokenId: number): Promise<TokenSession | null> {
+    const row = await this.reader.one<SessionRow>(SESSION_BY_ID_SQL, [tokenId]);
+    return row ? toTokenSession(row) : null;
   }
 
   async logOut(tx: Transaction, tokenId: number, at: Date): Promise<void> {

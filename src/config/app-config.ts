@@ -364,6 +364,20 @@ export class AppConfig {
   @Max(60_000)
   WEBHOOK_TIMEOUT_MS = 10000;
 
+  // Console sessions (docs/console-and-maps.md, Signing in to the console): the cookie ends after
+  // this long without a request, and this long after sign-in at most (tests shrink both).
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  CONSOLE_SESSION_IDLE_SECONDS = 1800;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(7 * 86_400)
+  CONSOLE_SESSION_MAX_SECONDS = 43200;
+
   /** TRUST_PROXY as Fastify takes it (validated by loadConfig). */
   get trustProxy(): TrustProxySetting {
     const parsed = parseTrustProxy(this.TRUST_PROXY);
@@ -437,6 +451,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (config.DATABASE_LOCK_WAIT_SECONDS * 1000 >= config.DATABASE_QUERY_TIMEOUT_MS) {
     // Otherwise the statement's deadline drops the connection before InnoDB gives up the lock wait.
     throw new ConfigError('Invalid configuration: DATABASE_LOCK_WAIT_SECONDS must be below DATABASE_QUERY_TIMEOUT_MS');
+  }
+  if (config.CONSOLE_SESSION_IDLE_SECONDS > config.CONSOLE_SESSION_MAX_SECONDS) {
+    throw new ConfigError('Invalid configuration: CONSOLE_SESSION_IDLE_SECONDS must not be above CONSOLE_SESSION_MAX_SECONDS');
   }
   if (Number.isNaN(config.dataCutoff.getTime())) {
     throw new ConfigError('Invalid configuration: DATA_CUTOFF is not a valid date');

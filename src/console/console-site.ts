@@ -21,8 +21,8 @@ const V1_CONSOLE = /^\/v1\/(console|account)(\/|\?|$)/;
 
 /**
  * Serves the operator console (`/console`) and the players' account page (`/account`), one
- * Vite-built app, as static files. It holds no privilege: the page calls the public API with the
- * credential its user types in. Its CSP is set with the other security headers (http-security.ts).
+ * Vite-built app, as static files. It holds no privilege: the page calls the public API with its
+ * console session (src/console-sessions/), or on /account with the player's club token. Its CSP is set with the other security headers (http-security.ts).
  */
 @Injectable()
 export class ConsoleSite implements OnModuleInit {

@@ -51,7 +51,7 @@ function corsOptions(origins: string[]): FastifyCorsOptions {
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE'],
     allowedHeaders: ['Content-Type', 'Authorization', 'X-API-Key', 'X-Request-Id'],
     exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
-    // Credentials travel as parameters or headers, never cookies.
+    // Cross-origin callers send credentials as parameters or headers; the console's session cookie is same-origin only.
     credentials: false,
     maxAge: 600,
   };

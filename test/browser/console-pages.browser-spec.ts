@@ -90,6 +90,8 @@ describe('console pages at both widths and in both languages (browser)', () => {
         const suffix = `${lang}-${width}`;
         browser.problems.length = 0;
         const page = await browser.page(width, width > 1000 ? 900 : 812);
+        // Signed out: the console's session is a cookie, shared by the profile's tabs.
+        await page.context().clearCookies();
         await page.goto(`${app.baseUrl}/console?lang=${lang}`);
         await page.getByLabel(words.apiKey).waitFor();
         await shoot(page, `sign-in-${suffix}`);

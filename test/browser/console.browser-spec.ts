@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { square } from '../support/cities';
 import { FakeBanlist } from '../support/fake-banlist';
+import { ApiKeysService } from '../../src/api-keys/api-keys.service';
+import { ClubAccountsService } from '../../src/club/club-accounts.service';
 import { ClubUser, newPlayer, registerClubUser, TestApp } from '../support/test-app';
 import { ARTIFACTS, screenshot, TestBrowser } from './browser';
 
@@ -68,6 +70,26 @@ describe('operator console (browser)', () => {
 
   async function pendingRequests(): Promise<RequestBody[]> {
     return (await app.get<{ data: RequestBody[] }>('/cities/requests', { ...operator(), query: { limit: 500 } })).body.data;
+  }
+
+  /** The console's session cookie as the browser holds it (the page itself cannot read it). */
+  async function sessionCookie(page: Page): Promise<{ name: string; value: string; httpOnly: boolean; sameSite: string; path: string } | undefined> {
+    return (await page.context().cookies(app.baseUrl)).find((cookie) => cookie.name === 'console_session');
+  }
+
+  /** A new tab, signed out: the console's session is a cookie, shared by every tab of the profile. */
+  async function signedOutPage(): Promise<Page> {
+    const page = await browser.page();
+    await page.context().clearCookies();
+    await page.goto(`${app.baseUrl}/console?lang=en`);
+    return page;
+  }
+
+  /** After the session ended on the server, the next call returns the page to sign-in and says why. */
+  async function expectSentBackToSignIn(page: Page): Promise<void> {
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect(await page.getByText('Your session ended').count()).toBe(1);
   }
 
   async function signInWithKey(page: Page, key: string): Promise<void> {
@@ -201,6 +223,7 @@ describe('operator console (browser)', () => {
     await signInWithKey(page, 'csk_unknownunknownunknownunknownunknown1234');
     await page.getByRole('alert').filter({ hasText: 'Unknown API key' }).waitFor();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await sessionCookie(page)).toBeUndefined();
     await page.close();
   });
 
@@ -208,8 +231,7 @@ describe('operator console (browser)', () => {
     let page: Page;
 
     beforeAll(async () => {
-      page = await browser.page();
-      await page.goto(`${app.baseUrl}/console?lang=en`);
+      page = await signedOutPage();
       await signInWithKey(page, operatorKey);
       await page.getByRole('heading', { name: 'Pending requests' }).waitFor();
     });
@@ -218,11 +240,20 @@ describe('operator console (browser)', () => {
       await page.close();
     });
 
-    it('keeps the key in session storage only', async () => {
+    it('keeps no key in the page: the session is an HttpOnly, SameSite=Strict cookie the page cannot read', async () => {
       const stored = await page.evaluate(() => ({ session: JSON.stringify(sessionStorage), local: JSON.stringify(localStorage), cookie: document.cookie }));
-      expect(stored.session).toContain(operatorKey);
+      expect(stored.session).not.toContain(operatorKey);
       expect(stored.local).not.toContain(operatorKey);
       expect(stored.cookie).toBe('');
+      const cookie = await sessionCookie(page);
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+      expect(cookie?.value).not.toContain(operatorKey);
+    });
+
+    it('stays signed in across a reload (the page asks the server)', async () => {
+      await page.reload();
+      await page.getByRole('heading', { name: 'Pending requests' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Ban list' }).count()).toBe(1);
     });
 
     it('lists the pending requests oldest first, each with type, city, requester and age', async () => {
@@ -395,17 +426,21 @@ describe('operator console (browser)', () => {
       expect(await summary.textContent()).toMatch(/Players\s*\d+/);
     });
 
-    it('signs out: the session storage is cleared', async () => {
+    it('signs out: the session ends on the server and its old cookie is refused', async () => {
+      const cookie = await sessionCookie(page);
+      expect(cookie).toBeDefined();
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByLabel('API key').waitFor();
-      expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+      expect(await sessionCookie(page)).toBeUndefined();
+      expect((await app.get('/cities/requests', { headers: { cookie: `${cookie!.name}=${cookie!.value}` } })).status).toBe(401);
+      await page.reload();
+      await page.getByLabel('API key').waitFor();
     });
   });
 
   describe('signed in as a club admin', () => {
     it("signs in with game id and password; the admin's own request cannot be decided, and says why", async () => {
-      const page = await browser.page();
-      await page.goto(`${app.baseUrl}/console?lang=en`);
+      const page = await signedOutPage();
       await signInWithAccount(page, admin);
       await page.getByRole('heading', { name: 'Pending requests' }).waitFor();
       expect(await page.getByText(`Signed in as ${admin.mcid}`).count()).toBe(1);
@@ -422,25 +457,50 @@ describe('operator console (browser)', () => {
     });
 
     it('refuses an account that is not a club admin', async () => {
-      const page = await browser.page();
-      await page.goto(`${app.baseUrl}/console?lang=en`);
+      const page = await signedOutPage();
       await signInWithAccount(page, member);
       await expect(page.getByRole('alert').textContent()).resolves.toContain('not a club admin');
       expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+      expect(await sessionCookie(page)).toBeUndefined();
       await page.close();
     });
 
-    it('returns to sign-in on a 401 (the token was logged out elsewhere)', async () => {
-      const page = await browser.page();
-      await page.goto(`${app.baseUrl}/console?lang=en`);
+    it('returns to sign-in when the admin loses the admin group', async () => {
+      const page = await signedOutPage();
       await signInWithAccount(page, admin);
       await page.getByRole('heading', { name: 'Pending requests' }).waitFor();
-      const token = await page.evaluate(() => (JSON.parse(sessionStorage.getItem('community-console.credential') ?? '{}') as { token: string }).token);
-      expect((await app.post('/club/logout', undefined, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
-      await page.getByRole('button', { name: 'Refresh' }).click();
+      expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toMatch(/[A-Za-z0-9]{32}/);
+      await app.app.get(ClubAccountsService).setGroup(admin.uuid, 'default');
+      try {
+        await expectSentBackToSignIn(page);
+      } finally {
+        await app.app.get(ClubAccountsService).setGroup(admin.uuid, 'admin');
+      }
+      await page.close();
+    });
+  });
+
+  describe('sessions that end on the server', () => {
+    it('returns to sign-in when its API key is revoked', async () => {
+      const name = 'console-to-revoke';
+      const key = await app.createApiKey(['operator'], name);
+      const page = await signedOutPage();
+      await signInWithKey(page, key);
+      await page.getByRole('heading', { name: 'Pending requests' }).waitFor();
+      await app.app.get(ApiKeysService).revoke(name);
+      await expectSentBackToSignIn(page);
+      await page.close();
+    });
+
+    it('returns to sign-in when the session has expired', async () => {
+      const page = await signedOutPage();
+      await signInWithKey(page, operatorKey);
+      await page.getByRole('heading', { name: 'Pending requests' }).waitFor();
+      // Past its absolute end (the limits themselves are timed in test/console-sessions.e2e-spec.ts).
+      await app.dataSource.query("UPDATE console_sessions SET expires_at = '2000-01-01 00:00:00.000'");
+      await expectSentBackToSignIn(page);
+      await page.reload();
       await page.getByLabel('API key').waitFor();
-      expect(await page.getByText('Your session ended').count()).toBe(1);
-      expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
       await page.close();
     });
   });
@@ -516,8 +576,7 @@ describe('operator console (browser)', () => {
 
   it('loads every page without console errors, failed requests or CSP violations (favicon included)', async () => {
     browser.problems.length = 0;
-    const page = await browser.page();
-    await page.goto(`${app.baseUrl}/console?lang=en`);
+    const page = await signedOutPage();
     await signInWithKey(page, operatorKey);
     await openRequest(page, names.region);
     await page.getByRole('button', { name: 'Cities' }).click();
