@@ -135,9 +135,9 @@ onSqliteRun('restore of an old VACUUM INTO copy (e2e, SQLite)', () => {
       const copy = join(dir, 'old.sqlite');
       await app.dataSource.query('VACUUM INTO ?', [copy]);
       await app.stop({ keepDatabase: true });
-      // An old copy has no revocation list yet: the restore's migrations add it.
+      // An old copy has no revocation list and no console sessions yet: the restore's migrations add them.
       const db = new Database(copy);
-      db.exec("DROP TABLE api_key_revocations; DELETE FROM migrations WHERE name = 'ApiKeyRevocations1764100000000'");
+      db.exec("DROP TABLE console_sessions; DROP TABLE api_key_revocations; DELETE FROM migrations WHERE name IN ('ConsoleSessions1764100100000', 'ApiKeyRevocations1764100000000')");
       db.close();
 
       const restored = await runCli(['restore', '--from', copy, '--json'], { DATABASE_URL: target.url });

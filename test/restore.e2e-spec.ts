@@ -38,13 +38,17 @@ describe(`restore from a backup (e2e, ${testDatabaseKind})`, () => {
 
   const cli = (args: string[]) => runCli([...args, '--json'], { DATABASE_URL: database.url });
 
-  it('refuses while the server runs; then restores: data as backed up, sessions ended, a key revoked since stays revoked, event ids past every id seen; --undo puts it back', async () => {
+  it('refuses while the server runs; then restores: data as backed up, club and console sessions ended, a key revoked since stays revoked, event ids past every id seen; --undo puts it back', async () => {
     const app = await TestApp.start({}, { database });
     const community = await seedCommunity(app);
     const operator = { 'x-api-key': community.operatorKey };
     const laterRevoked = await app.createApiKey(['operator'], 'revoked-after-backup');
     const signedIn = await app.get('/club/@me', { query: { usertoken: community.clubUser.usertoken } });
     expect(signedIn.status).toBe(200);
+    // An operator signed in to the console: the session is in the backup.
+    const consoleSignIn = await app.post('/console-session', undefined, { headers: operator });
+    const consoleCookie = String(consoleSignIn.headers.get('set-cookie')).split(';')[0];
+    expect((await app.get('/cities/requests', { headers: { cookie: consoleCookie } })).status).toBe(200);
     const backedUp = await viewThroughApi(app, community);
 
     const backup = await cli(['backup', '--out', file]);
@@ -85,6 +89,8 @@ describe(`restore from a backup (e2e, ${testDatabaseKind})`, () => {
       expect((await again.get('/club/@me', { query: { usertoken: community.clubUser.usertoken } })).status).toBe(401);
       const token = await again.get<{ usertoken: string }>('/club/token', { query: { username: community.clubUser.mcid, password: community.clubUser.password, recaptcha: 'pass' } });
       expect(token.status).toBe(200);
+      // The console's session ended too.
+      expect((await again.get('/cities/requests', { headers: { cookie: consoleCookie } })).status).toBe(401);
       // The key revoked after the backup stays revoked; the others work.
       expect((await again.get('/events', { query: { after: 0 }, headers: { 'x-api-key': laterRevoked } })).status).toBe(401);
       expect((await again.get('/events', { query: { after: 0 }, headers: operator })).status).toBe(200);
@@ -213,8 +219,9 @@ describe(`restore from a backup (e2e, ${testDatabaseKind})`, () => {
 
   it('a backup from an earlier release (a migration behind) loads at its own schema level and is migrated after', async () => {
     const parts = readBackupParts(file);
-    const older = withoutTable(parts, 'api_key_revocations');
-    expect(older.manifest.migrations.pop()).toBe('ApiKeyRevocations1764100000000');
+    // The newest migration made the console_sessions table: a backup taken before it lacks both.
+    const older = withoutTable(parts, 'console_sessions');
+    expect(older.manifest.migrations.pop()).toBe('ConsoleSessions1764100100000');
     older.manifest.lastMigration = older.manifest.migrations.at(-1)!;
     const path = join(dir, 'older.backup');
     writeBackupParts(path, older, { recount: true });
@@ -226,7 +233,7 @@ describe(`restore from a backup (e2e, ${testDatabaseKind})`, () => {
       const app = await TestApp.start({}, { database: target });
       try {
         expect(await app.dataSource.showMigrations()).toBe(false);
-        expect(await app.dataSource.query('SELECT COUNT(*) AS n FROM api_key_revocations')).toEqual([{ n: expect.anything() }]);
+        expect(await app.dataSource.query('SELECT COUNT(*) AS n FROM console_sessions')).toEqual([{ n: expect.anything() }]);
         expect((await app.get('/cities')).status).toBe(200);
       } finally {
         await app.stop({ keepDatabase: true });

@@ -11,6 +11,7 @@ export const SCHEMA_TABLES = [
   'api_key_revocations',
   'club_accounts',
   'club_tokens',
+  'console_sessions',
   'user_keys',
   'cities',
   'city_requests',

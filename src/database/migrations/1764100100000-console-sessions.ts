@@ -7,8 +7,8 @@ import { columns, keyColumn } from '../migration-columns';
  * admin's token (by id). The credential is checked again on every use, so a revoked key or an
  * ended token ends the session; the times let the cleanup find what has expired.
  */
-export class ConsoleSessions1764100000000 implements MigrationInterface {
-  name = 'ConsoleSessions1764100000000';
+export class ConsoleSessions1764100100000 implements MigrationInterface {
+  name = 'ConsoleSessions1764100100000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.createTable(
