@@ -2,9 +2,9 @@ import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } 
 import { ApiBearerAuth, ApiCookieAuth, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { ApiScope } from '../api-keys/api-key.entity';
-import type { ApiKeyPrincipal } from '../api-keys/api-keys.service';
-import type { ClubSession } from '../club/club-session';
 import type { ResolvedSession } from '../console-sessions/console-sessions.service';
+import type { ClubSession } from '../club/club-session';
+import type { Caller } from './caller';
 
 /**
  * `consoleSession`: a console session's cookie is also accepted (docs/console-and-maps.md, Signing
@@ -15,8 +15,6 @@ export type AuthRequirement =
   | { kind: 'apikey'; scope: ApiScope | readonly ApiScope[]; consoleSession?: boolean }
   | { kind: 'operator-or-admin'; consoleSession: boolean }
   | { kind: 'console-session' };
-
-export type Caller = { kind: 'club'; session: ClubSession } | { kind: 'apikey'; key: ApiKeyPrincipal };
 
 export const AUTH_REQUIREMENT = 'auth:requirement';
 export const CALLER = Symbol('caller');

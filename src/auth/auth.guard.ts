@@ -7,7 +7,8 @@ import { ApiError } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
 import { ConsoleSessionsService } from '../console-sessions/console-sessions.service';
 import { csrfMatches, CSRF_HEADER, originAllowed, sessionCookieOf } from '../console-sessions/session-cookie';
-import { AUTH_REQUIREMENT, AuthRequirement, CALLER, Caller, CONSOLE_SESSION, RequestWithCaller } from './auth.decorators';
+import { AUTH_REQUIREMENT, AuthRequirement, CALLER, CONSOLE_SESSION, RequestWithCaller } from './auth.decorators';
+import type { Caller } from './caller';
 import { apiKeyOf, userTokenOf } from './credentials';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

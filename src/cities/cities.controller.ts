@@ -1,7 +1,8 @@
 import { Controller, Delete, Get, HttpCode, Patch, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiExcludeEndpoint, ApiExtraModels, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AuthCaller, type Caller, ClubAuth, OperatorAuth, Session } from '../auth/auth.decorators';
+import { AuthCaller, ClubAuth, OperatorAuth, Session } from '../auth/auth.decorators';
+import type { Caller } from '../auth/caller';
 import type { ClubSession } from '../club/club-session';
 import { ApiError } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Caller } from '../auth/auth.decorators';
+import type { Caller } from '../auth/caller';
 import { DataVersions } from '../database/data-versions';
 import type { Transaction } from '../database/unit-of-work';
 import type { AuditAction } from './city-audit.entity';

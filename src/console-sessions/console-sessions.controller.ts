@@ -1,7 +1,8 @@
 import { Controller, Delete, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AuthCaller, type Caller, type CookieSession, ConsoleSessionAuth, CurrentConsoleSession, OperatorCredentialAuth, OverHttps } from '../auth/auth.decorators';
+import type { Caller } from '../auth/caller';
+import { AuthCaller, type CookieSession, ConsoleSessionAuth, CurrentConsoleSession, OperatorCredentialAuth, OverHttps } from '../auth/auth.decorators';
 import { ApiEnvelope, ApiErrors } from '../common/openapi/api-docs.decorators';
 import { ConsoleSessionsService, ConsoleSessionView } from './console-sessions.service';
 import { ConsoleSessionResponseDoc, NullableConsoleSessionResponseDoc } from './dto/console-session.doc';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeysService } from '../api-keys/api-keys.service';
-import type { Caller } from '../auth/auth.decorators';
+import type { Caller } from '../auth/caller';
 import { ClubTokensService } from '../club/club-tokens.service';
 import { ApiError } from '../common/errors/api-error';
 import { hashSecret } from '../common/secrets';

@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiKeyAuth, AuthCaller, type Caller } from '../auth/auth.decorators';
+import { ApiKeyAuth, AuthCaller } from '../auth/auth.decorators';
+import type { Caller } from '../auth/caller';
 import { ClientIp, Input } from '../common/http/input.decorator';
 import { ApiEnvelope, ApiErrors, ApiInput } from '../common/openapi/api-docs.decorators';
 import { EventFeedDoc, EventFeedDto } from './dto/events.dto';
