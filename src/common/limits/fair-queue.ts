@@ -1,4 +1,5 @@
 import { QueueFullError } from './bounded-semaphore';
+import { PlaceShares } from './place-shares';
 
 /**
  * Who is asking, by each kind of key a share applies to (for the password queue: the account
@@ -73,12 +74,13 @@ export class FairQueue {
   private waitingCount = 0;
   /** Lines of waiting callers by turn key; the Map's order is the order of turns. */
   private readonly lines = new Map<string, Waiter[]>();
-  /** Places held (reserved, waiting or running) by each `kind:value` key. */
-  private readonly held = new Map<string, number>();
+  /** Places held (reserved, waiting or running) by each key; the total is the queue's own bound, not a place count. */
+  private readonly places: PlaceShares;
   private workMs: number;
 
   constructor(private readonly options: FairQueueOptions) {
     this.workMs = options.initialWorkMs ?? 100;
+    this.places = new PlaceShares(options.shares, Number.POSITIVE_INFINITY);
   }
 
   get name(): string {
@@ -92,7 +94,7 @@ export class FairQueue {
 
   /** Places held now by one key (for tests and diagnostics): reserved, waiting or running. */
   placesHeld(kind: string, value: string): number {
-    return this.held.get(placeKey(kind, value)) ?? 0;
+    return this.places.heldBy(kind, value);
   }
 
   /**
@@ -102,21 +104,17 @@ export class FairQueue {
    * `caller` undefined: the service's own work, with no share.
    */
   reserve(caller: CallerKeys | undefined): Reservation {
-    const keys = caller ? this.admit(caller) : [];
-    for (const key of keys) {
-      this.held.set(key, (this.held.get(key) ?? 0) + 1);
+    let release = (): void => undefined;
+    if (caller) {
+      const taken = this.places.take(caller);
+      if (!taken.ok) {
+        // The total is unbounded here (the queue bounds its waiting callers itself): only a share refuses.
+        throw new ShareExceededError(this.options.name, taken.reason === 'share' ? taken.keyKind : 'queue', taken.reason === 'share' ? taken.share : taken.total, this.retryAfterSeconds());
+      }
+      release = taken.release;
     }
     const turn = caller?.[this.options.turnBy] ?? INTERNAL_TURN;
-    let released = false;
-    return {
-      run: (work) => this.runInTurn(turn, work),
-      release: () => {
-        if (!released) {
-          released = true;
-          this.giveBack(keys);
-        }
-      },
-    };
+    return { run: (work) => this.runInTurn(turn, work), release };
   }
 
   /**
@@ -152,37 +150,12 @@ export class FairQueue {
     }
   }
 
-  /** The keys whose places the caller will hold, after checking each share (before the total: a caller at its share is told so). */
-  private admit(caller: CallerKeys): string[] {
-    const keys: string[] = [];
-    for (const [kind, value] of Object.entries(caller)) {
-      const key = placeKey(kind, value);
-      const share = this.options.shares[kind];
-      if (share !== undefined && (this.held.get(key) ?? 0) >= share) {
-        throw new ShareExceededError(this.options.name, kind, share, this.retryAfterSeconds());
-      }
-      keys.push(key);
-    }
-    return keys;
-  }
-
   private enqueue(turn: string, waiter: Waiter): void {
     const line = this.lines.get(turn);
     if (line) {
       line.push(waiter);
     } else {
       this.lines.set(turn, [waiter]);
-    }
-  }
-
-  private giveBack(keys: readonly string[]): void {
-    for (const key of keys) {
-      const count = (this.held.get(key) ?? 1) - 1;
-      if (count > 0) {
-        this.held.set(key, count);
-      } else {
-        this.held.delete(key);
-      }
     }
   }
 
@@ -223,6 +196,3 @@ export class FairQueue {
   }
 }
 
-function placeKey(kind: string, value: string): string {
-  return `${kind}:${value}`;
-}
