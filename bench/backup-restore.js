@@ -18,7 +18,7 @@ const { existsSync, mkdtempSync, readFileSync, rmSync, statSync } = require('nod
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { seed, uuidFor, tokenFor } = require('./seed');
-const { imageMemoryEnv } = require('../scripts/image-memory-env');
+const { startService, stopService } = require('./service-process');
 
 const root = join(__dirname, '..');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -120,40 +120,7 @@ function startCaptcha() {
   });
 }
 
-function startService(env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'dist', 'main.js')], { env: { ...imageMemoryEnv(), ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('exit', (code) => reject(new Error(`service exited (${code}): ${stderr}`)));
-    const base = `http://127.0.0.1:${env.PORT}`;
-    const started = Date.now();
-    const poll = async () => {
-      try {
-        if ((await fetch(`${base}/health/ready`)).ok) {
-          resolve({ child, base });
-          return;
-        }
-      } catch {
-        // not up yet
-      }
-      if (Date.now() - started > 60_000) {
-        reject(new Error('service did not become ready'));
-        return;
-      }
-      setTimeout(poll, 200);
-    };
-    void poll();
-  });
-}
 
-function stopService(service) {
-  return new Promise((resolve) => {
-    service.child.removeAllListeners('exit');
-    service.child.once('exit', () => resolve());
-    service.child.kill('SIGINT');
-  });
-}
 
 async function seedCities(base, operatorKey) {
   const kanaDigits = 'アイウエオカキクケコ';

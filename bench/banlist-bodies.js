@@ -12,14 +12,14 @@
 //
 // Kinds: ordinary (a few hundred bytes), huge (400 MB, chunked), bomb (gzip, 10 GiB from 10 MB),
 // endless (one byte every 100 ms, for ever). BENCH_KINDS=huge,bomb picks some.
-const { spawn, spawnSync } = require('node:child_process');
+const { spawnSync } = require('node:child_process');
 const { randomUUID } = require('node:crypto');
 const { createServer } = require('node:http');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { gzipSync } = require('node:zlib');
-const { imageMemoryEnv } = require('../scripts/image-memory-env');
+const { startService } = require('./service-process');
 
 const root = join(__dirname, '..');
 const HOSTILE = Number(process.env.BENCH_PLAYERS ?? 8);
@@ -95,17 +95,6 @@ function cli(args, env) {
   return JSON.parse(result.stdout);
 }
 
-async function startService(env) {
-  const child = spawn(process.execPath, [join(root, 'dist', 'main.js')], { env: { ...imageMemoryEnv(), ...process.env, ...env }, stdio: ['ignore', 'ignore', 'ignore'] });
-  const base = `http://127.0.0.1:${env.PORT}`;
-  for (const started = Date.now(); Date.now() - started < 60_000; await sleep(100)) {
-    if (await fetch(`${base}/health/ready`).then((response) => response.ok, () => false)) {
-      return { child, base };
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error('the service did not become ready');
-}
 
 const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
 

@@ -16,14 +16,14 @@
 // 2,000 cities) instead of the default 2,000 players and 200 cities; BENCH_ONLY=<regex> to measure
 // only matching hot reads (with the baselines) and skip the rest, e.g. for profiling;
 // BENCH_SAVE_DB=<file> keeps a copy of the seeded SQLite database; BENCH_NODE_FLAGS for the service process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
-const { fork, spawn, spawnSync } = require('node:child_process');
+const { fork, spawnSync } = require('node:child_process');
 const { createServer } = require('node:http');
 const { copyFileSync, mkdirSync, writeFileSync, existsSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { gzipSync } = require('node:zlib');
 const { seed, uuidFor, mcidFor, tokenFor } = require('./seed');
-const { imageMemoryEnv } = require('../scripts/image-memory-env');
+const { startService, stopService } = require('./service-process');
 
 const root = join(__dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -102,43 +102,7 @@ function startCaptcha() {
   });
 }
 
-function startService(env) {
-  return new Promise((resolve, reject) => {
-    const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    // As the container image runs it (its memory settings); this environment's own MALLOC_* or NODE_OPTIONS win.
-    const child = spawn(process.execPath, [...flags, join(root, 'dist', 'main.js')], { env: { ...imageMemoryEnv(), ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('exit', (code) => reject(new Error(`service exited (${code}): ${stderr}`)));
-    const base = `http://127.0.0.1:${env.PORT}`;
-    const started = Date.now();
-    const poll = async () => {
-      try {
-        const response = await fetch(`${base}/health/ready`);
-        if (response.ok) {
-          resolve({ child, base });
-          return;
-        }
-      } catch {
-        // not up yet
-      }
-      if (Date.now() - started > 60_000) {
-        reject(new Error('service did not become ready'));
-        return;
-      }
-      setTimeout(poll, 200);
-    };
-    void poll();
-  });
-}
 
-function stopService(service) {
-  return new Promise((resolve) => {
-    service.child.removeAllListeners('exit');
-    service.child.once('exit', () => resolve());
-    service.child.kill('SIGINT');
-  });
-}
 
 /** A yardstick server (bench/baseline-server.js or bench/nest-baseline-server.js) in its own process. */
 function startYardstick(file, env = {}) {
@@ -276,7 +240,7 @@ async function main() {
   // Cities go in through the API (it is the only writer of their geometry and name keys); the
   // service that did the ingest is then replaced by a fresh one, so the measurements (and the
   // memory figures) are of a service serving traffic, not of one that just took the creates.
-  const seeder = await startService(env);
+  const seeder = await startService(env, { nodeFlags: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean) });
   const cities = await seedCities(seeder.base, operatorKey);
   await stopService(seeder);
   if (process.env.BENCH_SAVE_DB && database.kind === 'sqlite') {
@@ -285,7 +249,7 @@ async function main() {
     writeFileSync(`${process.env.BENCH_SAVE_DB}.json`, JSON.stringify({ cities, operatorKey }));
   }
   log(`seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
-  const service = await startService(env);
+  const service = await startService(env, { nodeFlags: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean) });
   const raw = await startYardstick('baseline-server.js');
   const nest = await startYardstick('nest-baseline-server.js');
   const load = startLoad();
