@@ -17,7 +17,7 @@ const { createServer } = require('node:http');
 const { existsSync, mkdtempSync, readFileSync, rmSync, statSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { seed, uuidFor, tokenFor } = require('./seed');
+const { seed, seedCities, uuidFor } = require('./seed');
 const { startService, stopService } = require('./service-process');
 
 const root = join(__dirname, '..');
@@ -122,42 +122,6 @@ function startCaptcha() {
 
 
 
-async function seedCities(base, operatorKey) {
-  const kanaDigits = 'アイウエオカキクケコ';
-  const ids = [];
-  for (let index = 0; index < SIZE.cities; index += 1) {
-    const x = (index % 50) * 200;
-    const z = Math.floor(index / 50) * 200;
-    const response = await fetch(`${base}/cities/create`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': operatorKey },
-      body: JSON.stringify({
-        usertoken: tokenFor(index),
-        cityName: `Bench City ${index}`,
-        cityNameKana: `シ${String(index)
-          .split('')
-          .map((digit) => kanaDigits[Number(digit)])
-          .join('')}`,
-        summary: 'A quiet harbour town with a long main street and a market every weekend.',
-        corners: [
-          { id: 1, x, z },
-          { id: 2, x, z: z + 99 },
-          { id: 3, x: x + 99, z: z + 99 },
-          { id: 4, x: x + 99, z },
-        ],
-        count: 10000,
-        recaptcha: 'bench',
-        force: true,
-      }),
-    });
-    const json = await response.json();
-    if (response.status !== 201) {
-      throw new Error(`city seed failed: ${response.status} ${JSON.stringify(json)}`);
-    }
-    ids.push(json.cityId);
-  }
-  return ids;
-}
 
 /** 5-second load windows, back to back, until `done()` says stop: each window's p99 and errors. */
 async function loadWhile(load, base, paths, headers, done) {
@@ -222,7 +186,7 @@ async function main() {
     await seed({ kind: SOURCE, db, players: SIZE.players, loginsPerPlayer: SIZE.loginsPerPlayer, clubAccounts: Math.max(SIZE.cities, 10), bannedPlayers: 1_000, bans: 5_000, passwordHash: 'not-used', log });
     await source.close(db);
     const service = await startService(env);
-    const cityIds = await seedCities(service.base, operatorKey);
+    const cityIds = (await seedCities(service.base, operatorKey, SIZE.cities)).map((city) => city.id);
     log(`seeded in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
 
     const paths = Array.from({ length: 500 }, (_, i) => (i % 2 === 0 ? `/cities/${cityIds[Math.floor(Math.random() * cityIds.length)]}` : `/users/${uuidFor(Math.floor(Math.random() * SIZE.players))}`));

@@ -22,7 +22,7 @@ const { copyFileSync, mkdirSync, writeFileSync, existsSync, readFileSync, rmSync
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { gzipSync } = require('node:zlib');
-const { seed, uuidFor, mcidFor, tokenFor } = require('./seed');
+const { seed, seedCities, uuidFor, mcidFor, tokenFor } = require('./seed');
 const { startService, stopService } = require('./service-process');
 
 const root = join(__dirname, '..');
@@ -167,41 +167,6 @@ function startLoad() {
   return { child, measure };
 }
 
-async function seedCities(base, operatorKey) {
-  const kanaDigits = 'アイウエオカキクケコ';
-  const cities = [];
-  for (let index = 0; index < SIZE.cities; index += 1) {
-    const x = (index % 50) * 200;
-    const z = Math.floor(index / 50) * 200;
-    const kana = `シ${String(index).split('').map((digit) => kanaDigits[Number(digit)]).join('')}`;
-    const response = await fetch(`${base}/cities/create`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': operatorKey },
-      body: JSON.stringify({
-        usertoken: tokenFor(index),
-        cityName: `Bench City ${index}`,
-        cityNameKana: kana,
-        summary: 'A quiet harbour town with a long main street and a market every weekend.',
-        origin: 'Named after the central district of the old map.',
-        corners: [
-          { id: 1, x, z },
-          { id: 2, x, z: z + 99 },
-          { id: 3, x: x + 99, z: z + 99 },
-          { id: 4, x: x + 99, z },
-        ],
-        count: 10000,
-        recaptcha: 'bench',
-        force: true,
-      }),
-    });
-    const json = await response.json();
-    if (response.status !== 201) {
-      throw new Error(`city seed failed: ${response.status} ${JSON.stringify(json)}`);
-    }
-    cities.push({ id: json.cityId, owner: uuidFor(index) });
-  }
-  return cities;
-}
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ratio = (value, to) => Number((value / to).toFixed(2));
@@ -241,7 +206,7 @@ async function main() {
   // service that did the ingest is then replaced by a fresh one, so the measurements (and the
   // memory figures) are of a service serving traffic, not of one that just took the creates.
   const seeder = await startService(env, { nodeFlags: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean) });
-  const cities = await seedCities(seeder.base, operatorKey);
+  const cities = await seedCities(seeder.base, operatorKey, SIZE.cities);
   await stopService(seeder);
   if (process.env.BENCH_SAVE_DB && database.kind === 'sqlite') {
     // For profiling loops: the seeded database, reusable without seeding again.

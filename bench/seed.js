@@ -104,4 +104,44 @@ async function seed({ kind, db, players = 100_000, loginsPerPlayer = 10, clubAcc
   });
 }
 
-module.exports = { seed, uuidFor, mcidFor, tokenFor, randomBytes };
+/**
+ * Cities through the API (POST /cities/create with force), one per seeded player from the first on,
+ * 100 × 100 blocks on a grid 200 apart: the benchmarks' cities. Resolves to each city's id and owner.
+ */
+async function seedCities(base, operatorKey, count) {
+  const kanaDigits = 'アイウエオカキクケコ';
+  const cities = [];
+  for (let index = 0; index < count; index += 1) {
+    const x = (index % 50) * 200;
+    const z = Math.floor(index / 50) * 200;
+    const kana = `シ${String(index).split('').map((digit) => kanaDigits[Number(digit)]).join('')}`;
+    const response = await fetch(`${base}/cities/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': operatorKey },
+      body: JSON.stringify({
+        usertoken: tokenFor(index),
+        cityName: `Bench City ${index}`,
+        cityNameKana: kana,
+        summary: 'A quiet harbour town with a long main street and a market every weekend.',
+        origin: 'Named after the central district of the old map.',
+        corners: [
+          { id: 1, x, z },
+          { id: 2, x, z: z + 99 },
+          { id: 3, x: x + 99, z: z + 99 },
+          { id: 4, x: x + 99, z },
+        ],
+        count: 10000,
+        recaptcha: 'bench',
+        force: true,
+      }),
+    });
+    const json = await response.json();
+    if (response.status !== 201) {
+      throw new Error(`city seed failed: ${response.status} ${JSON.stringify(json)}`);
+    }
+    cities.push({ id: json.cityId, owner: uuidFor(index) });
+  }
+  return cities;
+}
+
+module.exports = { seed, seedCities, uuidFor, mcidFor, tokenFor, randomBytes };
