@@ -144,12 +144,17 @@ describe('club accounts (e2e)', () => {
       expect((await register({ userkey, password: 'long-password', recaptcha: 'pass' })).status).toBe(201);
     });
 
-    it('gives 503 when the verifier fails or does not answer in time', async () => {
+    it('gives 503 when the verifier fails, does not answer in time or answers without end', async () => {
       const userkey = await freshKey();
       expectError(await register({ userkey, password: 'long-password', recaptcha: 'error-500' }), 503, 'service_unavailable');
       const started = Date.now();
       expectError(await register({ userkey, password: 'long-password', recaptcha: 'hang' }), 503, 'service_unavailable');
       expect(Date.now() - started).toBeLessThan(5000);
+      // An answer that never ends is read only up to its bound (64 KiB), then the connection is cut.
+      expectError(await register({ userkey, password: 'long-password', recaptcha: 'endless' }), 503, 'service_unavailable');
+      // Unbounded, the service would have read on until the deadline (gigabytes on loopback).
+      expect(app.captcha.endlessBytesSent).toBeLessThan(32 * 1024 * 1024);
+      expect((await register({ userkey, password: 'long-password', recaptcha: 'pass' })).status).toBe(201);
     });
 
     it('checks the answer\'s hostname and action against RECAPTCHA_HOSTNAMES and RECAPTCHA_ACTIONS when set', async () => {

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { BodyRefusedError, boundedGet, type BoundedAnswer, keepAliveAgents } from '../common/http/bounded-get';
+import { Injectable } from '@nestjs/common';
+import { BodyRefusedError, boundedGet, type BoundedAnswer } from '../common/http/bounded-get';
 import { startDeadline } from '../common/timing/deadline';
 import { AppConfig } from '../config/app-config';
 import { maskUrl } from '../events/webhook-url';
@@ -21,7 +21,7 @@ type Attempt = FetchOutcome | { kind: 'transient'; reason: string } | { kind: 'r
  */
 const TRANSIENT_RETRIES = 2;
 /** Connection failures that cost no waiting, so retrying them is cheap. */
-const RETRIED_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
+const RETRIED_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 const BACKOFF_BASE_MS = 400;
 const MAX_RETRY_AFTER_MS = 60_000;
 const DEFAULT_RETRY_AFTER_MS = 5_000;
@@ -54,16 +54,8 @@ export class FetchContext {
 
 /** The upstream ban-list service: `GET {BANLIST_SOURCE_URL}/player/{uuid}`. */
 @Injectable()
-export class BanlistClient implements OnApplicationShutdown {
-  /** Connections are reused across the players of a run (a TLS handshake per player adds up). */
-  private readonly agents = keepAliveAgents();
-
+export class BanlistClient {
   constructor(private readonly config: AppConfig) {}
-
-  /** After the runs have been stopped (beforeApplicationShutdown), so no request is cut by it. */
-  onApplicationShutdown(): void {
-    this.agents.destroy();
-  }
 
   get configured(): boolean {
     return Boolean(this.config.BANLIST_SOURCE_URL);
@@ -120,7 +112,6 @@ export class BanlistClient implements OnApplicationShutdown {
         headers: { accept: 'application/json' },
         maxBytes: MAX_BODY_BYTES,
         signal: deadline.signal,
-        agents: this.agents,
       });
     } catch (error) {
       if (runSignal.aborted) {
@@ -142,7 +133,7 @@ export class BanlistClient implements OnApplicationShutdown {
       return { kind: 'absent' };
     }
     if (status === 429) {
-      return { kind: 'rate-limited', waitMs: retryAfterMs(headerValue(headers['retry-after']), Date.now(), MAX_RETRY_AFTER_MS, DEFAULT_RETRY_AFTER_MS) };
+      return { kind: 'rate-limited', waitMs: retryAfterMs(headers.get('retry-after'), Date.now(), MAX_RETRY_AFTER_MS, DEFAULT_RETRY_AFTER_MS) };
     }
     if (status >= 500) {
       return { kind: 'transient', reason: `upstream answered ${status}` };
@@ -150,7 +141,7 @@ export class BanlistClient implements OnApplicationShutdown {
     if (status >= 300 && status < 400) {
       // Not followed: the operator named the upstream, not wherever it points to (SECURITY.md,
       // Availability). Only the target's scheme and host are shown.
-      const location = headerValue(headers.location);
+      const location = headers.get('location');
       return { kind: 'failed', reason: `upstream answered ${status}${location ? ` redirecting to ${redirectTarget(location, base)}` : ''}; redirects are not followed` };
     }
     if (status !== 200) {
@@ -176,11 +167,7 @@ function redirectTarget(location: string, base: string): string {
   }
 }
 
-function headerValue(value: string | string[] | undefined): string | null {
-  return (Array.isArray(value) ? value[0] : value) ?? null;
-}
-
-/** The socket's error code: on the error itself (node:http), or on a `cause` of it. */
+/** The socket's error code: undici puts it on `cause` (sometimes nested once more). */
 function networkCode(error: unknown): string {
   for (let current: unknown = error, depth = 0; typeof current === 'object' && current !== null && depth < 4; depth += 1) {
     const code = (current as { code?: unknown }).code;

@@ -1,10 +1,13 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
+import { readBoundedBody } from '../common/http/bounded-get';
 import { withDeadline } from '../common/timing/deadline';
 import { AppConfig } from '../config/app-config';
 
 /** A provider outage is usually short: clients may try again after this many seconds. */
 const CAPTCHA_RETRY_AFTER_SECONDS = 5;
+/** The most of the provider's answer read (a real one is a few hundred bytes). */
+const MAX_ANSWER_BYTES = 64 * 1024;
 
 interface SiteVerifyAnswer {
   success?: unknown;
@@ -55,7 +58,9 @@ export class CaptchaService implements OnModuleInit {
           if (response.status >= 500) {
             throw new Error(`CAPTCHA provider answered ${response.status}`);
           }
-          return (await response.json()) as SiteVerifyAnswer;
+          // A siteverify answer is a few hundred bytes: a provider (or whatever answers at its
+          // address) cannot make the server hold more than this.
+          return JSON.parse((await readBoundedBody(response, MAX_ANSWER_BYTES)).toString('utf8')) as SiteVerifyAnswer;
         },
         { what: 'CAPTCHA provider' },
       );

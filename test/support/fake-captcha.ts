@@ -3,12 +3,15 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A CAPTCHA verifier speaking the siteverify protocol, on loopback. The `response` token scripts
- * the answer: `pass`, `fail`, `low-score`, `error-500`, `hang`; anything else fails. A passing
+ * the answer: `pass`, `fail`, `low-score`, `error-500`, `hang`, `endless` (a 200 whose body never
+ * ends: the service must stop reading it at its bound); anything else fails. A passing
  * answer names `hostname` club.example.org and `action` login unless the token says otherwise:
  * `pass;hostname=evil.example;action=register`.
  */
 export class FakeCaptcha {
   readonly requests: Array<Record<string, string>> = [];
+  /** Bytes the last `endless` answer got out before the client closed the connection. */
+  endlessBytesSent = 0;
   private server!: Server;
 
   static readonly SECRET = 'test-captcha-secret';
@@ -26,6 +29,23 @@ export class FakeCaptcha {
           reply(200, { success: false, 'error-codes': ['invalid-input-secret'] });
         } else if (token === 'hang') {
           // Never answers: the service's timeout must fire.
+        } else if (token === 'endless') {
+          response.writeHead(200, { 'content-type': 'application/json' });
+          const pad = Buffer.alloc(64 * 1024, ' ');
+          response.write('{"success":true,"pad":"');
+          this.endlessBytesSent = 0;
+          const more = (): void => {
+            // Until the client goes away: write, and wait whenever the socket pushes back.
+            while (!response.destroyed) {
+              this.endlessBytesSent += pad.length;
+              if (!response.write(pad)) {
+                response.once('drain', more);
+                return;
+              }
+            }
+          };
+          response.on('close', () => response.removeAllListeners('drain'));
+          more();
         } else if (token === 'error-500') {
           reply(500, { error: 'boom' });
         } else if (token === 'low-score') {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, constants as zlibConstants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { BodyRefusedError, boundedGet, keepAliveAgents } from './bounded-get';
+import { BodyRefusedError, boundedGet } from './bounded-get';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -123,16 +123,19 @@ describe('boundedGet', () => {
     expect(await refusal(get('/', undefined, 1_000_000))).toBe('too-large');
   });
 
-  it('refuses an encoding it does not decode, a chain of encodings, and a body that is not what it claims', async () => {
+  it('refuses an encoding it does not decode, a chain of encodings, and a body that is not what it claims; returns no more than arrived of one cut short', async () => {
     for (const encoding of ['compress', 'gzip, br', 'zstd']) {
       server.handler = (_request, response) => response.writeHead(200, { 'content-encoding': encoding }).end('abc');
       expect(await refusal(get())).toBe('unsupported-encoding');
     }
     server.handler = (_request, response) => response.writeHead(200, { 'content-encoding': 'gzip' }).end('not gzip at all');
     expect(await refusal(get())).toBe('undecodable');
-    const cut = gzipSync(Buffer.from('{"a":1}'.repeat(50)));
+    // A compressed body cut short decodes (as in browsers) to what arrived: less than was sent, so
+    // a caller's parse refuses it (the ban-list client: "body is not JSON").
+    const whole = '{"a":1}'.repeat(50);
+    const cut = gzipSync(Buffer.from(whole));
     server.handler = (_request, response) => response.writeHead(200, { 'content-encoding': 'gzip' }).end(cut.subarray(0, cut.length - 10));
-    expect(await refusal(get())).toBe('undecodable');
+    expect((await get()).body.toString().length).toBeLessThan(whole.length);
   });
 
   it('aborts mid-body when the signal does, with its reason, and the sender sees the close', async () => {
@@ -162,30 +165,25 @@ describe('boundedGet', () => {
     };
     const answer = await get('/start');
     expect(answer.status).toBe(302);
-    expect(answer.headers.location).toBe('/elsewhere');
+    expect(answer.headers.get('location')).toBe('/elsewhere');
     expect(paths).toEqual(['/start']);
   });
 
-  it('fails with ECONNRESET when the peer closes before the body ends', async () => {
+  it('fails with a socket error (retried by the ban-list client) when the peer closes before the body ends', async () => {
     server.handler = (_request, response) => {
       response.writeHead(200, { 'content-length': '100' });
       response.write('short');
       setTimeout(() => response.destroy(), 20);
     };
-    await expect(get()).rejects.toMatchObject({ code: 'ECONNRESET' });
+    await expect(get()).rejects.toMatchObject({ cause: { code: 'UND_ERR_SOCKET' } });
   });
 
-  it('reuses a connection through keep-alive agents', async () => {
-    const agents = keepAliveAgents();
-    try {
-      server.handler = (_request, response) => response.end('{}');
-      const before = server.connections;
-      for (let index = 0; index < 3; index += 1) {
-        await boundedGet(new URL('/', server.base), { maxBytes: MAX, signal: new AbortController().signal, agents });
-      }
-      expect(server.connections - before).toBe(1);
-    } finally {
-      agents.destroy();
+  it('reuses a connection across requests (fetch keeps connections alive)', async () => {
+    server.handler = (_request, response) => response.end('{}');
+    const before = server.connections;
+    for (let index = 0; index < 3; index += 1) {
+      await get();
     }
+    expect(server.connections - before).toBe(1);
   });
 });
