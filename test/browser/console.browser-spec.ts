@@ -85,6 +85,15 @@ describe('operator console (browser)', () => {
     return page;
   }
 
+  /**
+   * The queue has loaded (its Refresh button is enabled again): a session ended on the server
+   * after this is met by the next call, not by the first load still in flight.
+   */
+  async function queueLoaded(page: Page): Promise<void> {
+    await page.getByRole('heading', { name: 'Pending requests' }).waitFor();
+    await page.locator('button:not([disabled])', { hasText: 'Refresh' }).waitFor();
+  }
+
   /** After the session ended on the server, the next call returns the page to sign-in and says why. */
   async function expectSentBackToSignIn(page: Page): Promise<void> {
     await page.getByRole('button', { name: 'Refresh' }).click();
@@ -468,7 +477,7 @@ describe('operator console (browser)', () => {
     it('returns to sign-in when the admin loses the admin group', async () => {
       const page = await signedOutPage();
       await signInWithAccount(page, admin);
-      await page.getByRole('heading', { name: 'Pending requests' }).waitFor();
+      await queueLoaded(page);
       expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toMatch(/[A-Za-z0-9]{32}/);
       await app.app.get(ClubAccountsService).setGroup(admin.uuid, 'default');
       try {
@@ -486,7 +495,7 @@ describe('operator console (browser)', () => {
       const key = await app.createApiKey(['operator'], name);
       const page = await signedOutPage();
       await signInWithKey(page, key);
-      await page.getByRole('heading', { name: 'Pending requests' }).waitFor();
+      await queueLoaded(page);
       await app.app.get(ApiKeysService).revoke(name);
       await expectSentBackToSignIn(page);
       await page.close();
@@ -495,7 +504,7 @@ describe('operator console (browser)', () => {
     it('returns to sign-in when the session has expired', async () => {
       const page = await signedOutPage();
       await signInWithKey(page, operatorKey);
-      await page.getByRole('heading', { name: 'Pending requests' }).waitFor();
+      await queueLoaded(page);
       // Past its absolute end (the limits themselves are timed in test/console-sessions.e2e-spec.ts).
       await app.dataSource.query("UPDATE console_sessions SET expires_at = '2000-01-01 00:00:00.000'");
       await expectSentBackToSignIn(page);
