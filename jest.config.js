@@ -2,8 +2,13 @@
 // and browser specs in test/browser (the console in Debian's Chromium, driven by playwright-core).
 const { existsSync } = require('node:fs');
 
+// NestJS 12 (and a few of its dependencies) ship ES modules only. The built service loads them with
+// Node's require(esm) (Node 20.19+); Jest's own module loader does that only from Node 24.9, so
+// here they are compiled to CommonJS like the project's own files.
+const esmOnly = ['@nestjs', 'file-type', 'lru-cache', '@standard-schema', 'uid'];
 const common = {
-  transform: { '^.+\\.(t|j)s$': ['@swc/jest'] },
+  transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest'] },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
 };

@@ -30,7 +30,7 @@ function oldest(outputs) {
   return Math.min(...outputs.map((output) => (existsSync(output) ? statSync(output).mtimeMs : 0)));
 }
 
-const sources = ['src', 'console', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json'].map((name) => join(root, name));
+const sources = ['src', 'console', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', '.swcrc'].map((name) => join(root, name));
 const outputs = [join(root, 'dist', 'main.js'), join(root, 'dist', 'cli', 'main.js'), join(root, 'console', 'dist', 'index.html')];
 if (process.env.FORCE_BUILD !== '1' && oldest(outputs) >= Math.max(...sources.map(newest))) {
   process.stderr.write('build: dist/ is fresh, not rebuilt\n');

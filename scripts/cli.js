@@ -22,7 +22,7 @@ function newestSource(dir) {
 
 if (existsSync(sources)) {
   if (!existsSync(entry) || newestSource(sources) > statSync(entry).mtimeMs) {
-    const build = spawnSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: root, stdio: ['ignore', 2, 2] });
+    const build = spawnSync(process.execPath, [join(__dirname, 'build-server.js')], { cwd: root, stdio: ['ignore', 2, 2] });
     if (build.status !== 0) {
       process.exit(build.status ?? 1);
     }

@@ -636,7 +636,7 @@ async function main() {
     const samples = [];
     const readable = [user.uuid];
     let stop = false;
-    let killedAt = 0;
+    let killedAt;
     let address = 0;
     const worker = async (id) => {
       while (!stop) {

@@ -139,7 +139,7 @@ async function runWorker() {
     async function call(kind, method, path, body, headers = {}, expect = [200, 201]) {
       const tenth = Math.min(9, Math.floor((step * 10) / opsPerLane));
       const started = performance.now();
-      let status = 0;
+      let status;
       let json;
       try {
         const response = await fetch(`${base}${path}`, {

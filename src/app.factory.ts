@@ -19,6 +19,7 @@ import { REDACTED_PATHS, redactUrl } from './common/logging/redact';
 import { finishDocument } from './common/openapi/openapi-document';
 import { Telemetry } from './common/telemetry/telemetry';
 import { AppConfig } from './config/app-config';
+import { fastifyTrustProxy } from './config/trust-proxy';
 import { captchaProviderFor, consoleCsp, isConsolePath } from './console/console-csp';
 import { isMapPath, PUBLIC_MAP_HEADERS } from './maps/map-file';
 import { MetricsService } from './metrics/metrics.service';
@@ -91,7 +92,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       serializers: {
         err: serializeError,
         // Never the headers (credentials, cookies, CAPTCHA tokens); a `req` that is not a request (a plain object) logs no URL rather than throwing.
-        req: (request: FastifyRequest) => ({ method: request.method, url: typeof request.url === 'string' ? redactUrl(request.url) : undefined, remoteAddress: request.ip }),
+        req: (request: Pick<FastifyRequest, 'method' | 'url' | 'ip'>) => ({ method: request.method, url: typeof request.url === 'string' ? redactUrl(request.url) : undefined, remoteAddress: request.ip }),
       },
     },
     // One line per request is written by the onResponse hook below, with secrets redacted.
@@ -114,7 +115,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // would see an error although another replica (or this one) could have answered it.
     return503OnClosing: false,
     rewriteUrl: (request: { url?: string }) => stripVersionPrefix(request.url ?? '/'),
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // Bad URLs, over-long path parameters and oversized headers also answer in the envelope.
     ...transportErrorHandlers(config),
   });

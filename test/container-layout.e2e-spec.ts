@@ -101,7 +101,7 @@ describeOnSqlite('the container image layout, run as a non-root user (e2e)', () 
       const target = join(dir, to);
       switch (from) {
         case 'dist':
-          compileServer(target); // the build stage's `npm run build` (nest build = swc, same .swcrc)
+          compileServer(target); // the build stage's `npm run build` (scripts/build-server.js)
           break;
         case 'node_modules':
           // npm prune --omit=dev is not repeated here (it would change the shared install): linked.

@@ -146,7 +146,7 @@ export async function writeBackup(source: DatabaseReader, out: string, serviceVe
     try {
       await verifyBackupFile(partial);
     } catch (error) {
-      throw new Error(`the file written did not verify: ${messageOf(error)}`);
+      throw new Error(`the file written did not verify: ${messageOf(error)}`, { cause: error });
     }
     renameSync(partial, target);
     fsyncPath(dirname(target));

@@ -44,7 +44,7 @@ export async function loadMysqlDump(databaseUrl: string, source: string, scratch
       if ((error as { code?: string }).code === 'ENOENT') {
         throw new Refused(`${source} does not exist`);
       }
-      throw new Error(`reading the dump failed: ${messageOf(error)}`);
+      throw new Error(`reading the dump failed: ${messageOf(error)}`, { cause: error });
     }
     const migrations = await mysqlMigrations(connection, scratch);
     if (migrations.length === 0) {

@@ -44,3 +44,14 @@ function isAddressOrCidr(entry: string): boolean {
   }
   return Number(prefix) <= (family === 4 ? 32 : 128);
 }
+
+/**
+ * The setting in the form Nest's Fastify adapter accepts: a hop count becomes the function Fastify
+ * itself builds from a number (trust the first `hops` proxies, counted from this server).
+ */
+export function fastifyTrustProxy(setting: TrustProxySetting): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting !== 'number') {
+    return setting;
+  }
+  return (_address, hop) => hop < setting;
+}

@@ -43,7 +43,7 @@ const PROVIDERS: Record<CaptchaProviderName, CaptchaProvider> = {
 };
 
 export function captchaProviderFor(verifyUrl: string): CaptchaProvider {
-  let host = '';
+  let host: string;
   try {
     host = new URL(verifyUrl).hostname;
   } catch {

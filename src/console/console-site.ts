@@ -11,7 +11,7 @@ import { consoleSettings } from './console-csp';
 
 /**
  * Where `npm run build:console` writes the page: `console/dist` (the same path from src/ under Jest
- * and from dist/ when built). Not under dist/: `nest build` empties dist/, and the CLI runs it on
+ * and from dist/ when built). Not under dist/: the server build (scripts/build-server.js) empties dist/, and the CLI runs it on
  * its own when the sources changed.
  */
 export const CONSOLE_DIST = join(__dirname, '..', '..', 'console', 'dist');

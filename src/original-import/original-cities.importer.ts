@@ -90,7 +90,7 @@ export class OriginalCitiesImporter {
     const id = sourceIdOf(row);
     const sourceKey = text(row.id);
     let draft: Omit<CityRecord, 'id'>;
-    let ownerName: string | null = null;
+    let ownerName: string | null;
     try {
       if (owner === null) {
         skipRecord(run, TABLE, id, `owner not found: uuid is NULL and no login row has the name ${JSON.stringify(text(row.player))}`);

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
 
-/** The sources compiled by swc into `outDir` (what `nest build` does), for running with plain node. */
+/** The sources compiled by swc into `outDir` (what `npm run build` does for the server), for running with plain node. */
 export function compileServer(outDir: string): void {
-  execFileSync(process.execPath, [require.resolve('@swc/cli/bin/swc.js'), 'src', '-d', outDir, '--strip-leading-paths', '--config-file', '.swcrc', '--ignore', '**/*.spec.ts'], {
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-server.js'), outDir], {
     cwd: ROOT,
     stdio: 'ignore',
   });

@@ -100,7 +100,7 @@ export class TestApp {
     }
     const response = await fetch(url, { method, headers, body });
     const text = await response.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
