@@ -5,7 +5,7 @@ const { existsSync } = require('node:fs');
 // NestJS 12 (and a few of its dependencies) ship ES modules only. The built service loads them with
 // Node's require(esm) (Node 20.19+); Jest's own module loader does that only from Node 24.9, so
 // here they are compiled to CommonJS like the project's own files.
-const esmOnly = ['@nestjs', 'file-type', 'lru-cache', '@standard-schema', 'uid'];
+const esmOnly = ['@nestjs', 'file-type', 'lru-cache', '@standard-schema', 'uid', 'get-port'];
 const common = {
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest'] },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
