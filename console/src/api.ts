@@ -47,7 +47,7 @@ type Api = Client<paths>;
 /**
  * A client of the service typed by path and method (openapi-fetch over the generated types): it
  * sends `who()`'s credential with each request and, when `endsSessionOn401`, takes a 401 as the end
- * of the session and brings the sign-in back (docs/console-and-maps.md, Signing in to the console).
+ * of the session and brings the sign-in back (docs/console-and-maps.md, Calling the service).
  */
 function clientFor(who: () => Credential | null, endsSessionOn401: boolean): Api {
   const client = createClient<paths>({
