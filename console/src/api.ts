@@ -1,6 +1,7 @@
-import type { components } from './api-types';
+import createClient, { type Client } from 'openapi-fetch';
+import type { components, paths } from './api-types';
 import { lang } from './i18n';
-import { area, authHeaders, clearCredential, type Credential } from './session';
+import { area, authHeaders, clearCredential, type Credential, credential } from './session';
 
 /**
  * The service's shapes, generated from its OpenAPI document (scripts/console-api-types.js writes
@@ -40,51 +41,69 @@ export function failureText(error: unknown): string {
   return error instanceof ApiFailure ? error.text : String(error);
 }
 
-interface CallOptions {
-  query?: Record<string, string | number | undefined>;
-  body?: Record<string, unknown>;
-  /** Use this credential instead of the signed-in one (checking a new sign-in). */
-  credential?: Credential | null;
-  /** A 401 signs out (the default for calls with the stored credential). */
-  signOutOn401?: boolean;
+/** A client of the service's routes: paths, parameters, bodies and answers all come from the generated `paths`. */
+type Api = Client<paths>;
+
+/**
+ * A client of the service typed by path and method (openapi-fetch over the generated types): it
+ * sends `who()`'s credential with each request and, when `endsSessionOn401`, takes a 401 as the end
+ * of the session and brings the sign-in back (docs/console-and-maps.md, Calling the service).
+ */
+function clientFor(who: () => Credential | null, endsSessionOn401: boolean): Api {
+  const client = createClient<paths>({
+    baseUrl: window.location.origin,
+    headers: { Accept: 'application/json' },
+    // The console's session is its cookie (same origin only); the account page sends no cookie at all.
+    credentials: area === 'console' ? 'same-origin' : 'omit',
+    cache: 'no-store',
+  });
+  client.use({
+    onRequest({ request }) {
+      for (const [name, value] of Object.entries(authHeaders(who(), request.method))) {
+        request.headers.set(name, value);
+      }
+      return request;
+    },
+    onResponse({ response }) {
+      if (response.status === 401 && endsSessionOn401) {
+        clearCredential('expired');
+      }
+    },
+    onError({ error }) {
+      return new ApiFailure(0, 'network', `The service could not be reached (${String(error)}).`, 'サービスに接続できませんでした。');
+    },
+  });
+  return client;
 }
 
-/** Calls the public API with the user's credential in a header; throws ApiFailure on any error answer. */
-export async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
-  const url = new URL(path, window.location.origin);
-  for (const [name, value] of Object.entries(options.query ?? {})) {
-    if (value !== undefined) {
-      url.searchParams.set(name, String(value));
-    }
-  }
-  const useStored = options.credential === undefined;
-  const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders(useStored ? undefined : options.credential, method) };
-  let body: string | undefined;
-  if (options.body) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(options.body);
-  }
-  let response: Response;
-  try {
-    // The console's session is its cookie (same origin only); the account page sends no cookie at all.
-    response = await fetch(url, { method, headers, body, credentials: area === 'console' ? 'same-origin' : 'omit', cache: 'no-store' });
-  } catch (error) {
-    throw new ApiFailure(0, 'network', `The service could not be reached (${String(error)}).`, 'サービスに接続できませんでした。');
-  }
-  const parsed = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+/** The signed-in user's calls: a 401 means the session ended, and the page goes back to sign-in. */
+export const api = clientFor(() => credential.value, true);
+/** The signed-in user's calls whose 401 the page explains itself (a wrong password, an operator-only route) instead of signing out. */
+export const apiKeepingSession = clientFor(() => credential.value, false);
+/** Calls that need no credential (the public city list; the console's own cookie still travels). */
+export const publicApi = clientFor(() => null, false);
+
+/** Calls with a credential being checked at sign-in; it is never stored. */
+export function apiAs(candidate: Credential): Api {
+  return clientFor(() => candidate, false);
+}
+
+function field(envelope: unknown, name: string): string | undefined {
+  const value = typeof envelope === 'object' && envelope !== null ? (envelope as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * The body of a successful answer; an error answer becomes an ApiFailure with its envelope's
+ * `error`, `message` and `message_ja`, so a page handles every failure in one `catch`.
+ */
+export async function unwrap<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await pending;
   if (!response.ok) {
-    const failure = new ApiFailure(
-      response.status,
-      typeof parsed?.error === 'string' ? parsed.error : 'error',
-      typeof parsed?.message === 'string' ? parsed.message : `HTTP ${response.status}`,
-      typeof parsed?.message_ja === 'string' ? parsed.message_ja : undefined,
-    );
-    if (response.status === 401 && useStored && options.signOutOn401 !== false) {
-      clearCredential('expired');
-    }
-    throw failure;
+    throw new ApiFailure(response.status, field(error, 'error') ?? 'error', field(error, 'message') ?? `HTTP ${response.status}`, field(error, 'message_ja'));
   }
-  return parsed as T;
+  // A 2xx carries its body (every route answers an envelope); openapi-fetch types `data` as present then.
+  return data as T;
 }
 
 /** What the page keeps of a console session (the cookie itself stays HttpOnly). */
@@ -92,10 +111,30 @@ export function consoleCredential(session: ConsoleSession): Credential {
   return { kind: 'console', role: session.kind, name: session.name, uuid: session.uuid ?? null, csrfToken: session.csrfToken, expiresAt: session.expiresAt };
 }
 
+/**
+ * A page of a list route: `limit` entries after the id `after` (docs/api.md, Requests and responses).
+ * The document declares both as strings of digits, as they travel in the URL.
+ */
+export function pageQuery(limit: number, after: number | undefined): { limit: string; after?: string } {
+  return after === undefined ? { limit: String(limit) } : { limit: String(limit), after: String(after) };
+}
+
+/**
+ * `GET /cities/{id}` with a city id: one city. The route answers a list only for an
+ * administrator's uuid, which the console never sends.
+ */
+export async function cityById(id: number): Promise<City> {
+  const { data } = await unwrap(publicApi.GET('/cities/{id}', { params: { path: { id: String(id) } } }));
+  if (Array.isArray(data)) {
+    throw new Error(`GET /cities/${id} answered a list instead of one city`);
+  }
+  return data;
+}
+
 /** The console session of this browser, if its cookie is still good (after a reload); null when not signed in. */
 export async function currentConsoleSession(): Promise<Credential | null> {
   try {
-    const found = (await call<{ data: ConsoleSession | null }>('GET', '/console-session', { credential: null })).data;
+    const found = (await unwrap(publicApi.GET('/console-session'))).data;
     return found ? consoleCredential(found) : null;
   } catch {
     return null;
@@ -131,7 +170,8 @@ let cityList: Promise<City[]> | undefined;
 
 /** `GET /cities` (the whole list), kept in the page for searching until `refreshCities()`. */
 export function allCities(): Promise<City[]> {
-  cityList ??= call<{ data: City[] }>('GET', '/cities', { credential: null }).then((result) => result.data);
+  // Without parameters the route answers the whole list (one city only for an id or a name).
+  cityList ??= unwrap(publicApi.GET('/cities')).then(({ data }) => (Array.isArray(data) ? data : [data]));
   cityList.catch(() => {
     cityList = undefined;
   });

@@ -1,5 +1,6 @@
 import type { City, HistoryEntry, HistorySnapshot } from './api';
-import { isMessageKey, type MessageKey, number, t } from './i18n';
+import { isMessageKey, number, t } from './i18n';
+import type { MessageKey } from './messages';
 
 /**
  * A city's audit entry in words, in the language shown: what happened, who did it, and what it
