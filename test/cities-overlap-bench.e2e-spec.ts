@@ -3,6 +3,7 @@ import { City } from '../src/cities/city.entity';
 import { CityRulesService } from '../src/cities/city-rules.service';
 import { blockCount, boundingBox, Point } from '../src/cities/geometry';
 import { PlayersService } from '../src/players/players.service';
+import { Transaction } from '../src/database/transaction';
 import { newPlayer, TestApp } from './support/test-app';
 
 const CITIES = 10_000;
@@ -96,7 +97,7 @@ describe('cities overlap check with 10,000 cities (e2e benchmark)', () => {
         { x: x + 5 - (run % 2 === 0 ? 2 : 0), z },
       ];
       const started = performance.now();
-      const outcome = await app.dataSource.transaction((manager) => rules.assertRegionFree(manager, corners, boundingBox(corners)).then(
+      const outcome = await app.dataSource.transaction((manager) => rules.assertRegionFree(new Transaction(manager), corners, boundingBox(corners)).then(
         () => 'free',
         () => 'conflict',
       ));

@@ -41,7 +41,7 @@ describe('club account races (e2e)', () => {
     const failing = app.app
       .get(UnitOfWork)
       .transaction(async (tx) => {
-        await tx.query('UPDATE players SET mcid = mcid WHERE uuid = ?', [user.uuid]);
+        await tx.run('UPDATE players SET mcid = mcid WHERE uuid = ?', [user.uuid]);
         await held;
         throw new Error('rolled back on purpose');
       })
@@ -112,9 +112,9 @@ describe('club account races (e2e)', () => {
     let written!: () => void;
     const deletionWritten = new Promise<void>((resolve) => (written = resolve));
     const deleting = unitOfWork.transaction(async (tx) => {
-      await tx.query('UPDATE club_accounts SET current_token_id = NULL WHERE player_uuid = ?', [user.uuid]);
-      await tx.query('DELETE FROM club_tokens WHERE account_id IN (SELECT id FROM club_accounts WHERE player_uuid = ?)', [user.uuid]);
-      await tx.query('DELETE FROM club_accounts WHERE player_uuid = ?', [user.uuid]);
+      await tx.run('UPDATE club_accounts SET current_token_id = NULL WHERE player_uuid = ?', [user.uuid]);
+      await tx.run('DELETE FROM club_tokens WHERE account_id IN (SELECT id FROM club_accounts WHERE player_uuid = ?)', [user.uuid]);
+      await tx.run('DELETE FROM club_accounts WHERE player_uuid = ?', [user.uuid]);
       written();
       await held;
     });

@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config/app-config';
-import { type Transaction, UnitOfWork } from '../src/database/unit-of-work';
+import type { Transaction } from '../src/database/transaction';
+import { UnitOfWork } from '../src/database/unit-of-work';
 import { Player } from '../src/players/player.entity';
 import { FakeBanlist, upstreamPlayer } from './support/fake-banlist';
 import { testDatabaseKind } from './support/test-database';

@@ -234,7 +234,7 @@ describe('hot reads see committed data only (e2e)', () => {
       .transaction(async (manager) => {
         // The DATETIME(3) text both drivers accept (better-sqlite3 cannot bind a Date).
         const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
-        await manager.query('INSERT INTO players (uuid, mcid, mcid_key, first_login, last_login, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+        await manager.run('INSERT INTO players (uuid, mcid, mcid_key, first_login, last_login, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
           player.uuid,
           player.mcid,
           player.mcid.toLowerCase(),

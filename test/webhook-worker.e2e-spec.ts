@@ -120,7 +120,7 @@ describe('webhook worker: failing bookkeeping (e2e)', () => {
     const id = created.body.data.id;
     const unitOfWork = app.app.get(UnitOfWork);
     // A real database error in the worker's own bookkeeping: the attempts log is gone for a while.
-    await unitOfWork.transaction((manager) => manager.query('ALTER TABLE webhook_attempts RENAME TO webhook_attempts_away'));
+    await unitOfWork.transaction((manager) => manager.run('ALTER TABLE webhook_attempts RENAME TO webhook_attempts_away'));
     let renamedBack = false;
     try {
       const eventId = await recordEvent(app, 'city.deleted', { request: null, city: { id: 77 } });
@@ -132,7 +132,7 @@ describe('webhook worker: failing bookkeeping (e2e)', () => {
       // Before: one send every 500 ms (8-9 in 4 s). Now: at 0, ~1 s and ~3 s.
       expect(sent).toBeGreaterThanOrEqual(2);
       expect(sent).toBeLessThanOrEqual(4);
-      await unitOfWork.transaction((manager) => manager.query('ALTER TABLE webhook_attempts_away RENAME TO webhook_attempts'));
+      await unitOfWork.transaction((manager) => manager.run('ALTER TABLE webhook_attempts_away RENAME TO webhook_attempts'));
       renamedBack = true;
       await eventually(async () => expect((await deliveries(id)).map((entry) => [entry.eventId, entry.status])).toEqual([[eventId, 200]]), 15_000);
       const ids = new Set(target.requests.map((request) => request.headers['x-community-delivery']));
@@ -142,7 +142,7 @@ describe('webhook worker: failing bookkeeping (e2e)', () => {
       expect(target.requests).toHaveLength(count);
     } finally {
       if (!renamedBack) {
-        await unitOfWork.transaction((manager) => manager.query('ALTER TABLE webhook_attempts_away RENAME TO webhook_attempts')).catch(() => undefined);
+        await unitOfWork.transaction((manager) => manager.run('ALTER TABLE webhook_attempts_away RENAME TO webhook_attempts')).catch(() => undefined);
       }
       await app.request('DELETE', `/webhooks/${id}`, { headers: operator });
     }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataVersions } from '../database/data-versions';
 import { UnitOfWork } from '../database/unit-of-work';
 import { BanlistRepository } from './banlist.repository';
 import type { UpstreamPlayer } from './upstream-player';
@@ -10,7 +9,6 @@ export class BanlistStore {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly banlist: BanlistRepository,
-    private readonly versions: DataVersions,
   ) {}
 
   /** Every player that exists for `/users` (has a login record): the players a run refreshes. */
@@ -23,11 +21,6 @@ export class BanlistStore {
    * clean one) in one transaction. Returns how many of the player's bans were lifted and removed.
    */
   replace(uuid: string, upstream: UpstreamPlayer | null, syncedAt: Date): Promise<number> {
-    return this.unitOfWork.transaction(async (tx) => {
-      const lifted = await this.banlist.replacePlayer(tx, uuid, upstream, syncedAt);
-      // Cached ban-list reads (BanlistRepository) are served while this topic is unchanged.
-      await this.versions.bump(tx, 'banlist');
-      return lifted;
-    });
+    return this.unitOfWork.transaction((tx) => this.banlist.replacePlayer(tx, uuid, upstream, syncedAt));
   }
 }

@@ -3,7 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../config/app-config';
 import { BANLIST_SYNC_JOB } from './banlist-sync.job';
 import { BANLIST_SYNC_LEASE } from './banlist-sync.service';
-import { BanlistRepository } from './banlist.repository';
+import { SyncRunsRepository } from './sync-runs.repository';
 import type { SyncSummary } from './banlist.view';
 import { SyncLeaseService } from './sync-lease.service';
 
@@ -22,7 +22,7 @@ export interface SyncStatus {
 @Injectable()
 export class BanlistSyncStatusService {
   constructor(
-    private readonly banlist: BanlistRepository,
+    private readonly runs: SyncRunsRepository,
     private readonly leases: SyncLeaseService,
     private readonly config: AppConfig,
     @Optional() private readonly registry?: SchedulerRegistry,
@@ -31,7 +31,7 @@ export class BanlistSyncStatusService {
   async status(): Promise<SyncStatus> {
     const job = this.registry?.doesExist('cron', BANLIST_SYNC_JOB) ? this.registry.getCronJob(BANLIST_SYNC_JOB) : undefined;
     return {
-      lastRun: await this.banlist.getLastRun(),
+      lastRun: await this.runs.getLastRun(),
       nextRunAt: job ? job.nextDate().toJSDate().toISOString() : null,
       schedule: job ? this.config.BANLIST_SYNC_CRON : null,
       inProgress: await this.leases.isHeld(BANLIST_SYNC_LEASE),

@@ -13,6 +13,8 @@ import { banlistSyncJobProvider } from './banlist-sync.job';
 import { BanlistSyncService } from './banlist-sync.service';
 import { BanlistController } from './banlist.controller';
 import { BanlistRepository } from './banlist.repository';
+import { SyncLeasesRepository } from './sync-leases.repository';
+import { SyncRunsRepository } from './sync-runs.repository';
 import { SyncLease } from './sync-lease.entity';
 import { SyncLeaseService } from './sync-lease.service';
 
@@ -23,7 +25,7 @@ import { SyncLeaseService } from './sync-lease.service';
 @Module({
   imports: [TypeOrmModule.forFeature([BanlistPlayer, BanlistBan, BanlistSyncRun, SyncLease]), EventsModule, TelemetryModule],
   controllers: [BanlistController],
-  providers: [BanlistRepository, BanlistClient, BanlistStore, SyncLeaseService, BanlistSyncService, BanlistSyncStatusService, BanlistLookupService, banlistSyncJobProvider],
+  providers: [BanlistRepository, SyncRunsRepository, SyncLeasesRepository, BanlistClient, BanlistStore, SyncLeaseService, BanlistSyncService, BanlistSyncStatusService, BanlistLookupService, banlistSyncJobProvider],
   exports: [BanlistSyncService, BanlistSyncStatusService],
 })
 export class BanlistSyncModule {}

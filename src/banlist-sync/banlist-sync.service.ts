@@ -8,7 +8,7 @@ import { EventsService } from '../events/events.service';
 import { BanlistClient, FetchContext } from './banlist-client';
 import { BanlistStore } from './banlist-store.service';
 import type { SyncTrigger } from './banlist-sync-run.entity';
-import { BanlistRepository } from './banlist.repository';
+import { SyncRunsRepository } from './sync-runs.repository';
 import type { SyncSummary } from './banlist.view';
 import { SyncLeaseService } from './sync-lease.service';
 import { TimeoutBreaker } from './timeout-breaker';
@@ -34,7 +34,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
     private readonly store: BanlistStore,
     private readonly leases: SyncLeaseService,
     private readonly unitOfWork: UnitOfWork,
-    private readonly banlist: BanlistRepository,
+    private readonly runs: SyncRunsRepository,
     private readonly events: EventsService,
     private readonly telemetry: Telemetry,
   ) {}
@@ -96,7 +96,7 @@ export class BanlistSyncService implements BeforeApplicationShutdown {
       const summary = await this.refreshAll(signal);
       // The run's end and its event (docs/events-and-webhooks.md) commit together.
       await this.unitOfWork.transaction(async (tx) => {
-        await this.banlist.insertRun(tx, trigger, summary);
+        await this.runs.insertRun(tx, trigger, summary);
         await this.events.record(tx, 'banlist.sync.finished', { summary });
       });
       this.logger.log({ msg: 'Ban-list sync finished', trigger, ...summary });

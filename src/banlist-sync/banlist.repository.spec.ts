@@ -18,12 +18,12 @@ describe(toBanlistUserView.name, () => {
     });
   });
 
-  it('normalises MySQL values: BIGINT and DOUBLE as strings, DATETIME as a Date; ids sort as numbers', () => {
+  it('maps MySQL values (DATETIME as a Date); ids sort as numbers', () => {
     const bans = [
-      { banId: '100', type: 'global' as const },
-      { banId: '9', type: 'global' as const },
+      { banId: 100, type: 'global' as const },
+      { banId: 9, type: 'global' as const },
     ];
-    expect(toBanlistUserView({ uuid: 'u', reputation: '10', syncedAt: new Date('2026-01-01T00:00:00.000Z') }, bans)).toEqual({
+    expect(toBanlistUserView({ uuid: 'u', reputation: 10, syncedAt: new Date('2026-01-01T00:00:00.000Z') }, bans)).toEqual({
       uuid: 'u',
       reputation: 10,
       global: 2,
@@ -71,8 +71,8 @@ describe(toBanView.name, () => {
     });
   });
 
-  it('normalises MySQL values', () => {
-    const view = toBanView({ ...ban, banId: '9007199254740991', lostRep: '2.5', bannedAt: new Date('2020-01-01T00:00:00.000Z'), syncedAt: new Date('2026-01-01T00:00:00.000Z') });
+  it('maps MySQL values (numbers from the driver, DATETIME as a Date)', () => {
+    const view = toBanView({ ...ban, banId: 9007199254740991, lostRep: 2.5, bannedAt: new Date('2020-01-01T00:00:00.000Z'), syncedAt: new Date('2026-01-01T00:00:00.000Z') });
     expect(view).toMatchObject({ banId: 9007199254740991, lostRep: 2.5, bannedAt: '2020-01-01T00:00:00.000Z', syncedAt: '2026-01-01T00:00:00.000Z' });
   });
 });

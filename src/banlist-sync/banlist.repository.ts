@@ -1,28 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import type { Transaction } from '../database/unit-of-work';
-import { In } from 'typeorm';
-import { isUniqueViolation } from '../database/database-errors';
+import type { Transaction } from '../database/transaction';
 import { DataVersions } from '../database/data-versions';
 import { ReadCache } from '../database/read-cache';
 import { SqlReader } from '../database/sql-reader';
-import { dateOf, isoTime } from '../database/transformers';
-import { BanlistBan } from './banlist-ban.entity';
-import { BanlistPlayer } from './banlist-player.entity';
-import { BanlistSyncRun, SyncTrigger } from './banlist-sync-run.entity';
-import type { BanView, BanlistUserView, SyncSummary } from './banlist.view';
-import { SyncLease } from './sync-lease.entity';
+import { type DbTime, isoTime } from '../database/transformers';
+import type { BanView, BanlistUserView } from './banlist.view';
 import { BanType, CLEAN_REPUTATION, UpstreamPlayer } from './upstream-player';
 
-/** A `banlist_players` row as the lookup selects it: raw driver values (DOUBLE may be a string, DATETIME text or a Date). */
+/** A `banlist_players` row as the lookup selects it. */
 export interface BanlistPlayerRow {
   uuid: string;
-  reputation: number | string;
-  syncedAt: Date | string;
+  reputation: number;
+  syncedAt: DbTime;
 }
 
-/** One of a player's bans, as the lookup selects it (mysql2 may hand BIGINT back as a string). */
+/** One of a player's bans, as the lookup selects it. */
 export interface BanIdRow {
-  banId: number | string;
+  banId: number;
   type: BanType;
 }
 
@@ -31,32 +25,17 @@ export interface BanIdRow {
  * login record only) and the upstream's name of the player (`upstreamName`).
  */
 export interface BanRow {
-  banId: number | string;
+  banId: number;
   playerUuid: string;
   type: BanType;
   reason: string;
   server: string | null;
   bannedBy: string | null;
-  lostRep: number | string | null;
-  bannedAt: Date | string;
-  syncedAt: Date | string;
+  lostRep: number | null;
+  bannedAt: DbTime;
+  syncedAt: DbTime;
   currentMcid: string | null;
   upstreamName: string | null;
-}
-
-interface SyncRunRow {
-  players: number | string;
-  updated: number | string;
-  failed: number | string;
-  removedBans: number | string;
-  startedAt: Date | string;
-  finishedAt: Date | string;
-}
-
-/** A lease as stored: free when `holder` is null or `expiresAt` has passed. */
-export interface LeaseRecord {
-  holder: string | null;
-  expiresAt: Date | null;
 }
 
 const PLAYER_SQL = 'SELECT uuid, reputation, synced_at AS syncedAt FROM banlist_players WHERE uuid = ?';
@@ -71,26 +50,36 @@ const BAN_SQL =
   'LEFT JOIN banlist_players mirrored ON mirrored.uuid = ban.player_uuid ' +
   'WHERE ban.ban_id = ?';
 const KNOWN_PLAYERS_SQL = 'SELECT uuid FROM players WHERE first_login IS NOT NULL ORDER BY uuid ASC';
-const LAST_RUN_SQL =
-  'SELECT players, updated, failed, removed_bans AS removedBans, started_at AS startedAt, finished_at AS finishedAt ' +
-  'FROM banlist_sync_runs ORDER BY finished_at DESC, id DESC LIMIT 1';
-const LEASE_SQL = 'SELECT holder, expires_at AS expiresAt FROM sync_leases WHERE name = ?';
+const UPSERT_PLAYER_SQL = {
+  mysql:
+    'INSERT INTO banlist_players (uuid, upstream_name, reputation, synced_at) VALUES (?, ?, ?, ?) ' +
+    'ON DUPLICATE KEY UPDATE upstream_name = VALUES(upstream_name), reputation = VALUES(reputation), synced_at = VALUES(synced_at)',
+  sqlite:
+    'INSERT INTO banlist_players (uuid, upstream_name, reputation, synced_at) VALUES (?, ?, ?, ?) ' +
+    'ON CONFLICT (uuid) DO UPDATE SET upstream_name = excluded.upstream_name, reputation = excluded.reputation, synced_at = excluded.synced_at',
+};
+const BAN_COLUMNS = '(ban_id, player_uuid, type, reason, server, banned_by, lost_rep, banned_at, synced_at)';
+const BAN_UPDATES = ['player_uuid', 'type', 'reason', 'server', 'banned_by', 'lost_rep', 'banned_at', 'synced_at'];
+const UPSERT_BANS_TAIL = {
+  mysql: `ON DUPLICATE KEY UPDATE ${BAN_UPDATES.map((column) => `${column} = VALUES(${column})`).join(', ')}`,
+  sqlite: `ON CONFLICT (ban_id) DO UPDATE SET ${BAN_UPDATES.map((column) => `${column} = excluded.${column}`).join(', ')}`,
+};
 
 export function toBanlistUserView(player: BanlistPlayerRow, bans: readonly BanIdRow[]): BanlistUserView {
   const globalIds: number[] = [];
   const localIds: number[] = [];
   for (const ban of bans) {
     if (ban.type === 'global') {
-      globalIds.push(Number(ban.banId));
+      globalIds.push(ban.banId);
     } else if (ban.type === 'local') {
-      localIds.push(Number(ban.banId));
+      localIds.push(ban.banId);
     }
   }
   globalIds.sort((a, b) => a - b);
   localIds.sort((a, b) => a - b);
   return {
     uuid: player.uuid,
-    reputation: Number(player.reputation),
+    reputation: player.reputation,
     global: globalIds.length,
     globalIds,
     local: localIds.length,
@@ -102,31 +91,26 @@ export function toBanlistUserView(player: BanlistPlayerRow, bans: readonly BanId
 /** `mcid`: our current game id of the player from login records, else the upstream's name. */
 export function toBanView(ban: BanRow): BanView {
   return {
-    banId: Number(ban.banId),
+    banId: ban.banId,
     uuid: ban.playerUuid,
     mcid: ban.currentMcid ?? ban.upstreamName ?? null,
     bannedBy: ban.bannedBy,
     reason: ban.reason,
     server: ban.server,
     type: ban.type,
-    lostRep: ban.lostRep === null ? null : Number(ban.lostRep),
+    lostRep: ban.lostRep,
     bannedAt: isoTime(ban.bannedAt)!,
     syncedAt: isoTime(ban.syncedAt)!,
   };
 }
 
-function toSyncSummary(row: SyncRunRow): SyncSummary {
-  return {
-    players: Number(row.players),
-    updated: Number(row.updated),
-    failed: Number(row.failed),
-    removedBans: Number(row.removedBans),
-    startedAt: isoTime(row.startedAt)!,
-    finishedAt: isoTime(row.finishedAt)!,
-  };
-}
 
-/** The ban-list mirror: mirrored players and bans, the record of sync runs, and the sync lease. */
+/**
+ * The ban-list mirror, one aggregate: `banlist_players` and `banlist_bans`, written together by
+ * `replacePlayer` (a player's bans are replaced with the player, in one transaction) and by
+ * nothing else; every write bumps `banlist`. The record of sync runs and the sync lease have their
+ * own repositories (sync-runs.repository.ts, sync-leases.repository.ts).
+ */
 @Injectable()
 export class BanlistRepository {
   /** `GET /users/banlist/{uuid}` is a hot read; the mirror changes only in sync runs (topic `banlist`). */
@@ -134,7 +118,7 @@ export class BanlistRepository {
 
   constructor(
     private readonly reader: SqlReader,
-    versions: DataVersions,
+    private readonly versions: DataVersions,
   ) {
     this.users = new ReadCache(versions, ['banlist']);
   }
@@ -162,75 +146,25 @@ export class BanlistRepository {
    * Returns how many of the player's bans were lifted and removed.
    */
   async replacePlayer(tx: Transaction, uuid: string, upstream: UpstreamPlayer | null, syncedAt: Date): Promise<number> {
-    await tx.upsert(BanlistPlayer, { uuid, upstreamName: upstream?.name ?? null, reputation: upstream?.reputation ?? CLEAN_REPUTATION, syncedAt }, ['uuid']);
+    const dialect = tx.isMysql ? 'mysql' : 'sqlite';
+    const synced = tx.time(syncedAt);
+    await this.versions.bump(tx, 'banlist');
+    await tx.run(UPSERT_PLAYER_SQL[dialect], [uuid, upstream?.name ?? null, upstream?.reputation ?? CLEAN_REPUTATION, synced]);
     const incoming = upstream?.bans ?? [];
     const keep = new Set(incoming.map((ban) => ban.banId));
-    const current = await tx.find(BanlistBan, { select: { banId: true }, where: { playerUuid: uuid } });
+    const current = await tx.all<{ banId: number }>('SELECT ban_id AS banId FROM banlist_bans WHERE player_uuid = ?', [uuid]);
     const lifted = current.map((ban) => ban.banId).filter((banId) => !keep.has(banId));
     if (lifted.length > 0) {
-      await tx.delete(BanlistBan, { banId: In(lifted) });
+      await tx.run(`DELETE FROM banlist_bans WHERE ban_id IN (${lifted.map(() => '?').join(', ')})`, lifted);
     }
     if (incoming.length > 0) {
       // An upsert on the upstream id: a ban the upstream now files under this player moves here.
-      await tx.upsert(
-        BanlistBan,
-        incoming.map((ban) => ({ ...ban, playerUuid: uuid, syncedAt })),
-        ['banId'],
+      await tx.run(
+        `INSERT INTO banlist_bans ${BAN_COLUMNS} VALUES ${incoming.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ${UPSERT_BANS_TAIL[dialect]}`,
+        incoming.flatMap((ban) => [ban.banId, uuid, ban.type, ban.reason, ban.server, ban.bannedBy, ban.lostRep, tx.time(ban.bannedAt), synced]),
       );
     }
     return lifted.length;
   }
 
-  async insertRun(tx: Transaction, trigger: SyncTrigger, summary: SyncSummary): Promise<void> {
-    await tx.insert(BanlistSyncRun, {
-      triggeredBy: trigger,
-      players: summary.players,
-      updated: summary.updated,
-      failed: summary.failed,
-      removedBans: summary.removedBans,
-      startedAt: new Date(summary.startedAt),
-      finishedAt: new Date(summary.finishedAt),
-    });
-  }
-
-  async getLastRun(): Promise<SyncSummary | null> {
-    const row = await this.reader.one<SyncRunRow>(LAST_RUN_SQL);
-    return row ? toSyncSummary(row) : null;
-  }
-
-  /** Takes a free or expired lease in one conditional UPDATE (the database decides the race). */
-  async takeLease(tx: Transaction, name: string, holder: string, expiresAt: Date, now: Date): Promise<boolean> {
-    const result = await tx
-      .createQueryBuilder()
-      .update(SyncLease)
-      .set({ holder, expiresAt })
-      .where('name = :name', { name })
-      .andWhere('(holder IS NULL OR expires_at IS NULL OR expires_at < :now)', { now })
-      .execute();
-    return result.affected === 1;
-  }
-
-  /** Creates a lease row already held; false when the row exists. */
-  async createLease(tx: Transaction, name: string, holder: string, expiresAt: Date): Promise<boolean> {
-    try {
-      await tx.insert(SyncLease, { name, holder, expiresAt });
-      return true;
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        return false;
-      }
-      throw error;
-    }
-  }
-
-  /** Sets the expiry of a lease still held by `holder` (null `expiresAt` with null `to` releases it). */
-  async updateHeldLease(tx: Transaction, name: string, holder: string, to: { holder: string | null; expiresAt: Date | null }): Promise<boolean> {
-    const result = await tx.createQueryBuilder().update(SyncLease).set(to).where('name = :name AND holder = :holder', { name, holder }).execute();
-    return result.affected === 1;
-  }
-
-  async getLease(name: string): Promise<LeaseRecord | null> {
-    const row = await this.reader.one<{ holder: string | null; expiresAt: Date | string | null }>(LEASE_SQL, [name]);
-    return row ? { holder: row.holder, expiresAt: row.expiresAt === null ? null : dateOf(row.expiresAt) } : null;
-  }
 }

@@ -43,8 +43,8 @@ describe(toCityView.name, () => {
     );
   });
 
-  it('normalises MySQL values (numbers as strings, DATETIME as a Date) and a missing owner', () => {
-    const view = toCityView({ ...row, id: '12', blockCount: '10201', ownerMcid: null, createdAt: new Date('2026-11-22T03:04:05.000Z'), updatedAt: new Date('2026-11-22T03:04:06.500Z') });
+  it('maps MySQL values (DATETIME as a Date) and a missing owner', () => {
+    const view = toCityView({ ...row, id: 12, blockCount: 10201, ownerMcid: null, createdAt: new Date('2026-11-22T03:04:05.000Z'), updatedAt: new Date('2026-11-22T03:04:06.500Z') });
     expect(view).toMatchObject({ id: 12, count: 10201, owner: { uuid: 'u', mcid: null, chatid: null }, createdAt: '2026-11-22T03:04:05.000Z', updatedAt: '2026-11-22T03:04:06.500Z' });
   });
 });

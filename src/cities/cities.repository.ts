@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DataTopic, DataVersions } from '../database/data-versions';
 import { ReadCache } from '../database/read-cache';
 import { SqlReader } from '../database/sql-reader';
-import { dateOf, isoTime } from '../database/transformers';
-import type { Transaction } from '../database/unit-of-work';
-import { City, cornersColumn } from './city.entity';
+import { dateOf, type DbTime, isoTime } from '../database/transformers';
+import type { Transaction } from '../database/transaction';
+import { cornersColumn } from './city.entity';
 import type { CityRecord, NewCity, RegionClaim } from './city.records';
 import type { CityView } from './city.view';
 import { cornersView } from './city.view';
@@ -15,35 +15,29 @@ export type NameColumn = 'name_key' | 'kana_key' | 'region_key';
 
 /** A registered city with its owner's current names, as the hot reads select it. */
 export interface CityViewRow {
-  id: number | string;
+  id: number;
   name: string;
   nameKana: string;
   summary: string | null;
   origin: string | null;
   regionName: string | null;
   corners: string;
-  blockCount: number | string;
+  blockCount: number;
   reason: string | null;
   remarks: string | null;
   ownerUuid: string;
   ownerMcid: string | null;
   ownerChatid: string | null;
-  createdAt: Date | string;
-  updatedAt: Date | string;
+  createdAt: DbTime;
+  updatedAt: DbTime;
 }
 
-/** A whole `cities` row: raw driver values (numbers may be text on MySQL, DATETIME text on SQLite). */
-type CityRecordRow = Omit<CityRecord, 'id' | 'corners' | 'blockCount' | 'minX' | 'maxX' | 'minZ' | 'maxZ' | 'createdAt' | 'updatedAt'> & {
-  id: number | string;
-  corners: string;
-  blockCount: number | string;
-  minX: number | string;
-  maxX: number | string;
-  minZ: number | string;
-  maxZ: number | string;
-  createdAt: Date | string;
-  updatedAt: Date | string;
-};
+/** A whole `cities` row as the driver returns it (corners as JSON text, DATETIME text on SQLite). */
+type CityRecordRow = Omit<CityRecord, 'corners' | 'createdAt' | 'updatedAt'> & { corners: string; createdAt: DbTime; updatedAt: DbTime };
+
+const WRITTEN_COLUMNS =
+  'state, owner_uuid, name, name_kana, name_key, kana_key, region_name, region_key, summary, origin, reason, remarks, corners, block_count, ' +
+  'min_x, max_x, min_z, max_z, created_at, updated_at';
 
 const VIEW_COLUMNS =
   'city.id, city.name, city.name_kana AS nameKana, city.summary, city.origin, city.region_name AS regionName, city.corners, city.block_count AS blockCount, ' +
@@ -78,12 +72,18 @@ const SQL = {
   nameHolder: (column: NameColumn) => `SELECT city.id, city.name FROM cities city WHERE city.${column} = ? AND city.id <> ?`,
   claimedInBox: `SELECT city.id, city.name, city.corners FROM cities city WHERE ${CLAIMING} AND city.min_x <= ? AND city.max_x >= ? AND city.min_z <= ? AND city.max_z >= ? AND city.id <> ?`,
   countClaimedByOwner: `SELECT COUNT(*) AS count FROM cities city WHERE city.owner_uuid = ? AND ${CLAIMING}`,
+  insert: `INSERT INTO cities (${WRITTEN_COLUMNS}) VALUES (${WRITTEN_COLUMNS.split(',').map(() => '?').join(', ')})`,
+  insertWithId: `INSERT INTO cities (id, ${WRITTEN_COLUMNS}) VALUES (?, ${WRITTEN_COLUMNS.split(',').map(() => '?').join(', ')})`,
+  update: `UPDATE cities SET ${WRITTEN_COLUMNS.split(', ').map((column) => `${column} = ?`).join(', ')} WHERE id = ?`,
 };
 
 /** What a city view shows: the city, and its owner's game id and chat id (those bump `city-owners`, other player writes do not). */
 export const CITY_VIEW_TOPICS: readonly DataTopic[] = ['cities', 'city-owners'];
 
-/** Every query of the `cities` table. Only registered (`active`) cities are visible to the public reads. */
+/**
+ * Every query of the `cities` table, and its one writer: each write bumps `cities` in the caller's
+ * transaction. Only registered (`active`) cities are visible to the public reads.
+ */
 @Injectable()
 export class CitiesRepository {
   /** `GET /cities/{id}` and `GET /cities/{uuid}` are hot reads; a city view changes with its city or its owner's names. */
@@ -92,7 +92,7 @@ export class CitiesRepository {
 
   constructor(
     private readonly reader: SqlReader,
-    versions: DataVersions,
+    private readonly versions: DataVersions,
   ) {
     this.byId = new ReadCache(versions, CITY_VIEW_TOPICS);
     this.byOwner = new ReadCache(versions, CITY_VIEW_TOPICS);
@@ -127,40 +127,40 @@ export class CitiesRepository {
 
   /** The city in any state, inside the transaction. */
   async getRecord(tx: Transaction, id: number): Promise<CityRecord | undefined> {
-    return recordOf(await tx.query<CityRecordRow[]>(SQL.record, [id]));
+    return recordOf(await tx.one<CityRecordRow>(SQL.record, [id]));
   }
 
   /** The city object of any city (pending, rejected, deleted too) as the transaction sees it: for events (docs/events-and-webhooks.md, Event types). */
   async getViewIn(tx: Transaction, id: number): Promise<CityView | undefined> {
-    return viewOf((await tx.query<CityViewRow[]>(SQL.viewAnyState, [id]))[0]);
+    return viewOf(await tx.one<CityViewRow>(SQL.viewAnyState, [id]));
   }
 
   /** The registered city, inside the transaction. */
   async getRegisteredRecord(tx: Transaction, id: number): Promise<CityRecord | undefined> {
-    return recordOf(await tx.query<CityRecordRow[]>(SQL.registeredRecord, [id]));
+    return recordOf(await tx.one<CityRecordRow>(SQL.registeredRecord, [id]));
   }
 
   /** The registered city or pending create (other than `exceptCityId`) that holds the key. */
   async getNameHolder(tx: Transaction, column: NameColumn, key: string, exceptCityId?: number): Promise<{ id: number; name: string } | undefined> {
-    const [row] = await tx.query<Array<{ id: number | string; name: string }>>(SQL.nameHolder(column), [key, exceptCityId ?? NO_ID]);
-    return row ? { id: Number(row.id), name: row.name } : undefined;
+    return tx.one<{ id: number; name: string }>(SQL.nameHolder(column), [key, exceptCityId ?? NO_ID]);
   }
 
   /** The regions of registered cities and pending creates whose bounding box meets `box` (indexed prefilter). */
   async getClaimedRegionsInBox(tx: Transaction, box: BoundingBox, exceptCityId?: number): Promise<RegionClaim[]> {
-    const rows = await tx.query<Array<{ id: number | string; name: string; corners: string }>>(SQL.claimedInBox, [box.maxX, box.minX, box.maxZ, box.minZ, exceptCityId ?? NO_ID]);
-    return rows.map((row) => ({ cityId: Number(row.id), name: row.name, corners: cornersColumn.from(row.corners) }));
+    const rows = await tx.all<{ id: number; name: string; corners: string }>(SQL.claimedInBox, [box.maxX, box.minX, box.maxZ, box.minZ, exceptCityId ?? NO_ID]);
+    return rows.map((row) => ({ cityId: row.id, name: row.name, corners: cornersColumn.from(row.corners) }));
   }
 
   /** Registered cities and pending creates of one owner. */
   async countClaimedByOwner(tx: Transaction, ownerUuid: string): Promise<number> {
-    const [row] = await tx.query<Array<{ count: number | string }>>(SQL.countClaimedByOwner, [ownerUuid]);
-    return Number(row?.count ?? 0);
+    const row = await tx.one<{ count: number }>(SQL.countClaimedByOwner, [ownerUuid]);
+    return row?.count ?? 0;
   }
 
   async insert(tx: Transaction, city: NewCity): Promise<number> {
-    const inserted = await tx.insert(City, city);
-    return Number(inserted.identifiers[0]?.id);
+    await this.versions.bump(tx, 'cities');
+    const { insertId } = await tx.run(SQL.insert, writtenValues(tx, city));
+    return insertId!;
   }
 
   /**
@@ -168,35 +168,62 @@ export class CitiesRepository {
    * databases move their id sequence past it, so cities made later get higher ids.
    */
   async insertWithId(tx: Transaction, city: CityRecord): Promise<void> {
-    await tx.insert(City, city);
+    await this.versions.bump(tx, 'cities');
+    await tx.run(SQL.insertWithId, [city.id, ...writtenValues(tx, city)]);
   }
 
   /** Writes every field of the record (the caller changed some of them). */
   async save(tx: Transaction, city: CityRecord): Promise<void> {
-    const { id, ...fields } = city;
-    await tx.update(City, { id }, fields);
+    await this.versions.bump(tx, 'cities');
+    await tx.run(SQL.update, [...writtenValues(tx, city), city.id]);
   }
+}
+
+/** The values of WRITTEN_COLUMNS, in its order. */
+function writtenValues(tx: Transaction, city: NewCity): unknown[] {
+  return [
+    city.state,
+    city.ownerUuid,
+    city.name,
+    city.nameKana,
+    city.nameKey,
+    city.kanaKey,
+    city.regionName,
+    city.regionKey,
+    city.summary,
+    city.origin,
+    city.reason,
+    city.remarks,
+    cornersColumn.to(city.corners),
+    city.blockCount,
+    city.minX,
+    city.maxX,
+    city.minZ,
+    city.maxZ,
+    tx.time(city.createdAt),
+    tx.time(city.updatedAt),
+  ];
 }
 
 function viewOf(row: CityViewRow | undefined): CityView | undefined {
   return row ? toCityView(row) : undefined;
 }
 
-function recordOf(rows: CityRecordRow[]): CityRecord | undefined {
-  return rows[0] ? toCityRecord(rows[0]) : undefined;
+function recordOf(row: CityRecordRow | undefined): CityRecord | undefined {
+  return row ? toCityRecord(row) : undefined;
 }
 
 /** The city object (docs/api.md, Cities): the one mapping of a view row. */
 export function toCityView(row: CityViewRow): CityView {
   return {
-    id: Number(row.id),
+    id: row.id,
     name: row.name,
     nameKana: row.nameKana,
     summary: row.summary,
     origin: row.origin,
     regionName: row.regionName,
     corners: cornersView(cornersColumn.from(row.corners)),
-    count: Number(row.blockCount),
+    count: row.blockCount,
     reason: row.reason,
     remarks: row.remarks,
     owner: { uuid: row.ownerUuid, mcid: row.ownerMcid ?? null, chatid: row.ownerChatid ?? null },
@@ -209,13 +236,7 @@ export function toCityView(row: CityViewRow): CityView {
 function toCityRecord(row: CityRecordRow): CityRecord {
   return {
     ...row,
-    id: Number(row.id),
     corners: cornersColumn.from(row.corners),
-    blockCount: Number(row.blockCount),
-    minX: Number(row.minX),
-    maxX: Number(row.maxX),
-    minZ: Number(row.minZ),
-    maxZ: Number(row.maxZ),
     createdAt: dateOf(row.createdAt),
     updatedAt: dateOf(row.updatedAt),
   };

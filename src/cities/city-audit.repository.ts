@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { SqlReader } from '../database/sql-reader';
-import { isoTime } from '../database/transformers';
-import type { Transaction } from '../database/unit-of-work';
+import { type DbTime, isoTime } from '../database/transformers';
+import type { Transaction } from '../database/transaction';
 import { AuditAction, CityAuditEntry, snapshotColumn } from './city-audit.entity';
 import type { HistoryEntryView } from './city.view';
 import { Page, pageOf, PageQuery } from './page';
@@ -10,13 +9,13 @@ import { Page, pageOf, PageQuery } from './page';
 export type NewAuditEntry = Omit<CityAuditEntry, 'id'>;
 
 interface AuditRow {
-  id: number | string;
+  id: number;
   action: AuditAction;
   actor: string;
-  requestId: number | string | null;
+  requestId: number | null;
   beforeState: string | null;
   afterState: string | null;
-  at: Date | string;
+  at: DbTime;
 }
 
 const SQL = {
@@ -37,18 +36,25 @@ export class CityAuditRepository {
   }
 
   async insert(tx: Transaction, entry: NewAuditEntry): Promise<void> {
-    // The snapshots are plain JSON objects; TypeORM's deep-partial type cannot tell them from relations.
-    await tx.insert(CityAuditEntry, entry as QueryDeepPartialEntity<CityAuditEntry>);
+    await tx.run('INSERT INTO city_audit (city_id, request_id, actor, action, before_state, after_state, at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      entry.cityId,
+      entry.requestId,
+      entry.actor,
+      entry.action,
+      snapshotColumn.to(entry.before),
+      snapshotColumn.to(entry.after),
+      tx.time(entry.at),
+    ]);
   }
 }
 
 /** The one mapping of a trail row. */
 function toHistoryEntry(row: AuditRow): HistoryEntryView {
   return {
-    id: Number(row.id),
+    id: row.id,
     action: row.action,
     actor: row.actor,
-    requestId: row.requestId === null ? null : Number(row.requestId),
+    requestId: row.requestId,
     before: snapshotColumn.from(row.beforeState),
     after: snapshotColumn.from(row.afterState),
     at: isoTime(row.at)!,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Caller } from '../auth/caller';
-import { DataVersions } from '../database/data-versions';
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 import type { AuditAction } from './city-audit.entity';
 import { CityAuditRepository } from './city-audit.repository';
 
@@ -29,17 +28,10 @@ export interface AuditRecord {
 
 @Injectable()
 export class CityAuditService {
-  constructor(
-    private readonly entries: CityAuditRepository,
-    private readonly versions: DataVersions,
-  ) {}
+  constructor(private readonly entries: CityAuditRepository) {}
 
-  /**
-   * Records a state change inside the transaction that makes it. Every city write passes here,
-   * so this is also where cached city reads learn that they are out of date.
-   */
+  /** Records a state change inside the transaction that makes it (the city's repositories bump `cities`). */
   async record(tx: Transaction, record: AuditRecord): Promise<void> {
-    await this.versions.bump(tx, 'cities');
     await this.entries.insert(tx, {
       cityId: record.cityId,
       requestId: record.requestId ?? null,

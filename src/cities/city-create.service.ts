@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CaptchaService } from '../captcha/captcha.service';
-import { Transaction, UnitOfWork } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
+import { UnitOfWork } from '../database/unit-of-work';
 import { CitiesRepository } from './cities.repository';
 import { CITIES_LOCK } from './city-lock';
 import { CityAuditService } from './city-audit.service';

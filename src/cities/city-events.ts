@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 import { EventsService } from '../events/events.service';
 import { CitiesRepository } from './cities.repository';
 import type { CityRecord } from './city.records';

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { DataVersions } from '../database/data-versions';
 import { SqlReader } from '../database/sql-reader';
-import { dateOf, isoTime } from '../database/transformers';
-import type { Transaction } from '../database/unit-of-work';
-import { changesColumn, CityRequest, RequestStatus, RequestType } from './city-request.entity';
+import { dateOf, type DbTime, isoTime } from '../database/transformers';
+import type { Transaction } from '../database/transaction';
+import { changesColumn, RequestStatus, RequestType } from './city-request.entity';
 import { changesView, CityRequestView } from './city.view';
 import type { CityRequestRecord, NewCityRequest, RegionClaim } from './city.records';
 import type { BoundingBox } from './geometry';
@@ -22,18 +23,12 @@ export interface RequestFilter {
   cityId?: number;
 }
 
-/** A whole `city_requests` row: raw driver values. */
-type RequestRow = Omit<CityRequestRecord, 'id' | 'cityId' | 'changes' | 'minX' | 'maxX' | 'minZ' | 'maxZ' | 'createdAt' | 'decidedAt'> & {
-  id: number | string;
-  cityId: number | string;
-  changes: string;
-  minX: number | string | null;
-  maxX: number | string | null;
-  minZ: number | string | null;
-  maxZ: number | string | null;
-  createdAt: Date | string;
-  decidedAt: Date | string | null;
-};
+/** A whole `city_requests` row as the driver returns it (changes as JSON text, DATETIME text on SQLite). */
+type RequestRow = Omit<CityRequestRecord, 'changes' | 'createdAt' | 'decidedAt'> & { changes: string; createdAt: DbTime; decidedAt: DbTime | null };
+
+const WRITTEN_COLUMNS =
+  'city_id, type, status, pending_key, changes, requester_uuid, remarks, min_x, max_x, min_z, max_z, created_at, decided_at, decided_by, reject_reason';
+const PLACES = WRITTEN_COLUMNS.split(',').map(() => '?').join(', ');
 
 /** A request row with its requester's current game id and its city's name. */
 type RequestViewRow = RequestRow & { requesterMcid: string | null; cityName: string };
@@ -69,12 +64,18 @@ const SQL = {
     `${SELECT_VIEW} WHERE request.status = ?${filter.type ? ' AND request.type = ?' : ''}${filter.cityId !== undefined ? ' AND request.city_id = ?' : ''}${PAGE}`,
   // Served by IDX_city_requests_requester.
   viewsByRequester: `${SELECT_VIEW} WHERE request.requester_uuid = ?${PAGE}`,
+  insert: `INSERT INTO city_requests (${WRITTEN_COLUMNS}) VALUES (${PLACES})`,
+  insertWithId: `INSERT INTO city_requests (id, ${WRITTEN_COLUMNS}) VALUES (?, ${PLACES})`,
+  decide: 'UPDATE city_requests SET status = ?, decided_at = ?, decided_by = ?, reject_reason = ?, pending_key = NULL WHERE id = ?',
 };
 
-/** Every query of the `city_requests` table. */
+/** Every query of the `city_requests` table, and its one writer: each write bumps `cities` (a city's pending requests are part of what city reads answer). */
 @Injectable()
 export class CityRequestsRepository {
-  constructor(private readonly reader: SqlReader) {}
+  constructor(
+    private readonly reader: SqlReader,
+    private readonly versions: DataVersions,
+  ) {}
 
   /** A page of the requests with that status (and type, city), oldest first. */
   async getViews(filter: RequestFilter, page: PageQuery): Promise<Page<CityRequestView>> {
@@ -94,67 +95,81 @@ export class CityRequestsRepository {
 
   /** The request object as the transaction sees it: for events (docs/events-and-webhooks.md, Event types). */
   async getViewIn(tx: Transaction, id: number): Promise<CityRequestView | undefined> {
-    const [row] = await tx.query<RequestViewRow[]>(SQL.viewById, [id]);
+    const row = await tx.one<RequestViewRow>(SQL.viewById, [id]);
     return row ? toRequestView(row) : undefined;
   }
 
   async getById(tx: Transaction, id: number): Promise<CityRequestRecord | undefined> {
-    return recordOf(await tx.query<RequestRow[]>(SQL.byId, [id]));
+    return recordOf(await tx.one<RequestRow>(SQL.byId, [id]));
   }
 
   /** The pending request of that type for the city (at most one: the pending key is unique). */
   async getPending(tx: Transaction, cityId: number, type: RequestType): Promise<CityRequestRecord | undefined> {
-    return recordOf(await tx.query<RequestRow[]>(SQL.pending, [cityId, type]));
+    return recordOf(await tx.one<RequestRow>(SQL.pending, [cityId, type]));
   }
 
   async getPendingOfCity(tx: Transaction, cityId: number): Promise<CityRequestRecord[]> {
-    return (await tx.query<RequestRow[]>(SQL.pendingOfCity, [cityId])).map(toRequestRecord);
+    return (await tx.all<RequestRow>(SQL.pendingOfCity, [cityId])).map(toRequestRecord);
   }
 
   /** The regions of pending region requests whose bounding box meets `box` (indexed prefilter), with their city's name. */
   async getPendingRegionsInBox(tx: Transaction, box: BoundingBox, except: { cityId?: number; requestId?: number }): Promise<RegionClaim[]> {
     const parameters = [box.maxX, box.minX, box.maxZ, box.minZ, except.cityId ?? NO_ID, except.requestId ?? NO_ID];
-    const rows = await tx.query<Array<{ cityId: number | string; name: string; changes: string }>>(SQL.pendingRegionsInBox, parameters);
+    const rows = await tx.all<{ cityId: number; name: string; changes: string }>(SQL.pendingRegionsInBox, parameters);
     return rows.flatMap((row) => {
       const { corners } = changesColumn.from(row.changes);
-      return corners ? [{ cityId: Number(row.cityId), name: row.name, corners }] : [];
+      return corners ? [{ cityId: row.cityId, name: row.name, corners }] : [];
     });
   }
 
   async insert(tx: Transaction, request: NewCityRequest): Promise<number> {
-    const inserted = await tx.insert(CityRequest, request);
-    return Number(inserted.identifiers[0]?.id);
+    await this.versions.bump(tx, 'cities');
+    const { insertId } = await tx.run(SQL.insert, writtenValues(tx, request));
+    return insertId!;
   }
 
   /** A request under an id its caller chose (`import:original` assigns ids itself, so a dry run reports the ids a real run creates). */
   async insertWithId(tx: Transaction, request: CityRequestRecord): Promise<void> {
-    await tx.insert(CityRequest, request);
+    await this.versions.bump(tx, 'cities');
+    await tx.run(SQL.insertWithId, [request.id, ...writtenValues(tx, request)]);
   }
 
   async decide(tx: Transaction, id: number, decision: RequestDecision): Promise<void> {
-    await tx.update(CityRequest, { id }, { ...decision, pendingKey: null });
+    await this.versions.bump(tx, 'cities');
+    await tx.run(SQL.decide, [decision.status, tx.time(decision.decidedAt), decision.decidedBy, decision.rejectReason, id]);
   }
 }
 
-function recordOf(rows: RequestRow[]): CityRequestRecord | undefined {
-  return rows[0] ? toRequestRecord(rows[0]) : undefined;
+/** The values of WRITTEN_COLUMNS, in its order. */
+function writtenValues(tx: Transaction, request: NewCityRequest): unknown[] {
+  return [
+    request.cityId,
+    request.type,
+    request.status,
+    request.pendingKey,
+    changesColumn.to(request.changes),
+    request.requesterUuid,
+    request.remarks,
+    request.minX,
+    request.maxX,
+    request.minZ,
+    request.maxZ,
+    tx.time(request.createdAt),
+    request.decidedAt === null ? null : tx.time(request.decidedAt),
+    request.decidedBy,
+    request.rejectReason,
+  ];
 }
 
-function optionalNumber(value: number | string | null): number | null {
-  return value === null ? null : Number(value);
+function recordOf(row: RequestRow | undefined): CityRequestRecord | undefined {
+  return row ? toRequestRecord(row) : undefined;
 }
 
 /** The one mapping of a whole row. */
 function toRequestRecord(row: RequestRow): CityRequestRecord {
   return {
     ...row,
-    id: Number(row.id),
-    cityId: Number(row.cityId),
     changes: changesColumn.from(row.changes),
-    minX: optionalNumber(row.minX),
-    maxX: optionalNumber(row.maxX),
-    minZ: optionalNumber(row.minZ),
-    maxZ: optionalNumber(row.maxZ),
     createdAt: dateOf(row.createdAt),
     decidedAt: row.decidedAt === null ? null : dateOf(row.decidedAt),
   };

@@ -3,7 +3,7 @@ import { ApiError, detail } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
 import { AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/database-errors';
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 import { CitiesRepository, NameColumn } from './cities.repository';
 import type { CityRecord } from './city.records';
 import { nameKey } from './city-name';

@@ -1,7 +1,7 @@
 import type { ApiKeyPrincipal, ApiKeysService } from '../api-keys/api-keys.service';
 import type { ClubTokensService } from '../club/club-tokens.service';
 import { ApiError } from '../common/errors/api-error';
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 import type { UserKeysService } from '../user-keys/user-keys.service';
 import { RequesterResolver } from './requester-resolver';
 

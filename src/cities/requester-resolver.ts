@@ -3,7 +3,7 @@ import { ApiKeysService } from '../api-keys/api-keys.service';
 import { ClubTokensService } from '../club/club-tokens.service';
 import { ApiError } from '../common/errors/api-error';
 import { CLUB_TOKEN_PATTERN, USER_KEY_PATTERN } from '../common/identifiers';
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 import { PendingUserKey, UserKeysService } from '../user-keys/user-keys.service';
 import type { Actor } from './city-audit.service';
 import type { RequestCredentials } from './city-credentials';

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { isMysql } from '../database/affected-rows';
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 import { SqlReader } from '../database/sql-reader';
-import { ClubAccount, ClubGroup } from './club-account.entity';
+import type { ClubGroup } from './club-account.entity';
 
 /** What a password check needs of an account. */
 export interface AccountCredentials {
@@ -12,11 +11,7 @@ export interface AccountCredentials {
 
 const CREDENTIALS_SQL = 'SELECT id, password_hash AS passwordHash FROM club_accounts WHERE player_uuid = ?';
 
-function toCredentials(row: { id: number | string; passwordHash: string }): AccountCredentials {
-  return { id: Number(row.id), passwordHash: row.passwordHash };
-}
-
-/** Club-site accounts: one per player. */
+/** Club-site accounts, one per player: the one writer of `club_accounts`. */
 @Injectable()
 export class ClubAccountsRepository {
   constructor(private readonly reader: SqlReader) {}
@@ -26,18 +21,20 @@ export class ClubAccountsRepository {
   }
 
   async getCredentials(playerUuid: string): Promise<AccountCredentials | null> {
-    const row = await this.reader.one<{ id: number | string; passwordHash: string }>(CREDENTIALS_SQL, [playerUuid]);
-    return row ? toCredentials(row) : null;
+    return (await this.reader.one<AccountCredentials>(CREDENTIALS_SQL, [playerUuid])) ?? null;
   }
 
   /** Creates an account without a token; returns its id. The group is `default` but for imported accounts. */
   async create(tx: Transaction, playerUuid: string, passwordHash: string, createdAt: Date, clubgroup: ClubGroup = 'default'): Promise<number> {
-    const inserted = await tx.insert(ClubAccount, { playerUuid, passwordHash, nickname: null, clubgroup, currentTokenId: null, createdAt });
-    return inserted.identifiers[0]?.id as number;
+    const { insertId } = await tx.run(
+      'INSERT INTO club_accounts (player_uuid, password_hash, nickname, clubgroup, current_token_id, created_at) VALUES (?, ?, NULL, ?, NULL, ?)',
+      [playerUuid, passwordHash, clubgroup, tx.time(createdAt)],
+    );
+    return insertId!;
   }
 
   async setPassword(tx: Transaction, accountId: number, passwordHash: string): Promise<void> {
-    await tx.update(ClubAccount, { id: accountId }, { passwordHash });
+    await tx.run('UPDATE club_accounts SET password_hash = ? WHERE id = ?', [passwordHash, accountId]);
   }
 
   /**
@@ -47,26 +44,30 @@ export class ClubAccountsRepository {
    * SQLite's write queue already serialises transactions.
    */
   async lockExisting(tx: Transaction, accountId: number): Promise<boolean> {
-    const sql = `SELECT id FROM club_accounts WHERE id = ?${isMysql(tx) ? ' FOR UPDATE' : ''}`;
-    const rows = await tx.query<unknown[]>(sql, [accountId]);
-    return rows.length > 0;
+    return (await tx.one(`SELECT id FROM club_accounts WHERE id = ?${tx.forUpdate}`, [accountId])) !== undefined;
+  }
+
+  /**
+   * Makes a token the account's current one, superseding the rest; null supersedes all (before
+   * TokensRepository.deleteAccountTokens). Tokens are written by TokensRepository, the account's
+   * pointer to them only here.
+   */
+  async setCurrentToken(tx: Transaction, accountId: number, tokenId: number | null): Promise<void> {
+    await tx.run('UPDATE club_accounts SET current_token_id = ? WHERE id = ?', [tokenId, accountId]);
   }
 
   /** Deletes the account (its tokens first: see TokensRepository.deleteAccountTokens); false when it was already gone. */
   async delete(tx: Transaction, accountId: number): Promise<boolean> {
-    const result = await tx.delete(ClubAccount, { id: accountId });
-    return (result.affected ?? 0) > 0;
+    return (await tx.run('DELETE FROM club_accounts WHERE id = ?', [accountId])).affectedRows > 0;
   }
 
   /** False when the account is gone (deleted a moment before). */
   async setNickname(tx: Transaction, accountId: number, nickname: string): Promise<boolean> {
-    const result = await tx.update(ClubAccount, { id: accountId }, { nickname });
-    return (result.affected ?? 0) > 0;
+    return (await tx.run('UPDATE club_accounts SET nickname = ? WHERE id = ?', [nickname, accountId])).affectedRows > 0;
   }
 
   /** False when the player has no account. */
   async setGroup(tx: Transaction, playerUuid: string, group: ClubGroup): Promise<boolean> {
-    const result = await tx.update(ClubAccount, { playerUuid }, { clubgroup: group });
-    return (result.affected ?? 0) > 0;
+    return (await tx.run('UPDATE club_accounts SET clubgroup = ? WHERE player_uuid = ?', [group, playerUuid])).affectedRows > 0;
   }
 }

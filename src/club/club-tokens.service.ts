@@ -3,8 +3,10 @@ import { ApiError } from '../common/errors/api-error';
 import { CLUB_TOKEN_PATTERN } from '../common/identifiers';
 import { hashSecret, newClubToken } from '../common/secrets';
 import { AppConfig } from '../config/app-config';
-import { type Transaction, UnitOfWork } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
+import { UnitOfWork } from '../database/unit-of-work';
 import type { ClubSession } from './club-session';
+import { ClubAccountsRepository } from './club-accounts.repository';
 import { TokenSession, TokensRepository } from './tokens.repository';
 
 export interface IssuedToken {
@@ -19,6 +21,7 @@ const KEEP_EXPIRED_MS = 24 * 3600 * 1000;
 export class ClubTokensService {
   constructor(
     private readonly tokens: TokensRepository,
+    private readonly accounts: ClubAccountsRepository,
     private readonly config: AppConfig,
     private readonly unitOfWork: UnitOfWork,
   ) {}
@@ -28,7 +31,8 @@ export class ClubTokensService {
     const usertoken = newClubToken();
     const issuedAt = new Date();
     const expiresAt = new Date(issuedAt.getTime() + this.config.CLUB_TOKEN_TTL_SECONDS * 1000);
-    await this.tokens.createCurrentToken(tx, accountId, hashSecret(usertoken), issuedAt, expiresAt);
+    const tokenId = await this.tokens.create(tx, accountId, hashSecret(usertoken), issuedAt, expiresAt);
+    await this.accounts.setCurrentToken(tx, accountId, tokenId);
     await this.tokens.deleteTokensExpiredBefore(tx, accountId, new Date(issuedAt.getTime() - KEEP_EXPIRED_MS));
     return { usertoken, expiresAt };
   }
@@ -68,6 +72,7 @@ export class ClubTokensService {
 
   /** Invalidates every token of the account, inside the caller's transaction. */
   async revokeAll(tx: Transaction, accountId: number): Promise<void> {
+    await this.accounts.setCurrentToken(tx, accountId, null);
     await this.tokens.deleteAccountTokens(tx, accountId);
   }
 

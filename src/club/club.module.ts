@@ -4,7 +4,6 @@ import { PlayersModule } from '../players/players.module';
 import { SecurityModule } from '../security/security.module';
 import { UserKeysModule } from '../user-keys/user-keys.module';
 import { AccountRecoveryService } from './account-recovery.service';
-import { ClubAccountsRepository } from './club-accounts.repository';
 import { ClubAccountsService } from './club-accounts.service';
 import { ClubTokensModule } from './club-tokens.module';
 import { ClubController } from './club.controller';
@@ -13,7 +12,7 @@ import { PasswordsService } from './passwords.service';
 @Module({
   imports: [CaptchaModule, ClubTokensModule, PlayersModule, SecurityModule, UserKeysModule],
   controllers: [ClubController],
-  providers: [ClubAccountsRepository, ClubAccountsService, AccountRecoveryService, PasswordsService],
+  providers: [ClubAccountsService, AccountRecoveryService, PasswordsService],
   exports: [ClubAccountsService, ClubTokensModule],
 })
 export class ClubModule {}

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { Transaction } from '../database/unit-of-work';
-import { LessThan } from 'typeorm';
+import type { Transaction } from '../database/transaction';
 import { DataVersions } from '../database/data-versions';
 import { ReadCache } from '../database/read-cache';
 import { SqlReader } from '../database/sql-reader';
-import { dateOf } from '../database/transformers';
-import { ClubAccount, ClubGroup } from './club-account.entity';
+import { dateOf, type DbTime } from '../database/transformers';
+import type { ClubGroup } from './club-account.entity';
 import type { ClubSession } from './club-session';
-import { ClubToken } from './club-token.entity';
 
 /** A club token with its account and player, whatever its state; the service decides whether it is valid. */
 export interface TokenSession extends ClubSession {
@@ -18,14 +16,14 @@ export interface TokenSession extends ClubSession {
 }
 
 interface SessionRow {
-  tokenId: number | string;
-  expiresAt: Date | string;
-  loggedOutAt: Date | string | null;
-  accountId: number | string;
-  currentTokenId: number | string | null;
+  tokenId: number;
+  expiresAt: DbTime;
+  loggedOutAt: DbTime | null;
+  accountId: number;
+  currentTokenId: number | null;
   nickname: string | null;
   clubgroup: ClubGroup;
-  createdAt: Date | string;
+  createdAt: DbTime;
   uuid: string;
   mcid: string | null;
   chatid: string | null;
@@ -45,8 +43,8 @@ const SESSION_BY_ID_SQL = SESSION_SQL.replace('WHERE t.token_hash = ?', 'WHERE t
 
 function toTokenSession(row: SessionRow): TokenSession {
   return {
-    accountId: Number(row.accountId),
-    tokenId: Number(row.tokenId),
+    accountId: row.accountId,
+    tokenId: row.tokenId,
     playerUuid: row.uuid,
     mcid: row.mcid,
     chatid: row.chatid,
@@ -56,11 +54,14 @@ function toTokenSession(row: SessionRow): TokenSession {
     createdAt: dateOf(row.createdAt),
     expiresAt: dateOf(row.expiresAt),
     loggedOut: row.loggedOutAt !== null,
-    current: row.currentTokenId !== null && Number(row.currentTokenId) === Number(row.tokenId),
+    current: row.currentTokenId === row.tokenId,
   };
 }
 
-/** Club tokens (sign-in sessions), stored as hashes. User keys have their own repository in src/user-keys/. */
+/**
+ * Club tokens (sign-in sessions), stored as hashes: the one writer of `club_tokens` (the account's
+ * current token is ClubAccountsRepository's). User keys have their own repository in src/user-keys/.
+ */
 @Injectable()
 export class TokensRepository {
   /**
@@ -78,21 +79,24 @@ export class TokensRepository {
     this.sessions = new ReadCache(versions, 'any-write');
   }
 
-  /** Stores a token and makes it the account's current one (superseding the rest); returns its id. */
-  async createCurrentToken(tx: Transaction, accountId: number, tokenHash: string, issuedAt: Date, expiresAt: Date): Promise<number> {
-    const inserted = await tx.insert(ClubToken, { accountId, tokenHash, issuedAt, expiresAt, loggedOutAt: null });
-    const tokenId = inserted.identifiers[0]?.id as number;
-    await tx.update(ClubAccount, { id: accountId }, { currentTokenId: tokenId });
-    return tokenId;
+  /** Stores a token; returns its id (ClubAccountsRepository.setCurrentToken makes it the current one). */
+  async create(tx: Transaction, accountId: number, tokenHash: string, issuedAt: Date, expiresAt: Date): Promise<number> {
+    const { insertId } = await tx.run('INSERT INTO club_tokens (account_id, token_hash, issued_at, expires_at, logged_out_at) VALUES (?, ?, ?, ?, NULL)', [
+      accountId,
+      tokenHash,
+      tx.time(issuedAt),
+      tx.time(expiresAt),
+    ]);
+    return insertId!;
   }
 
   async deleteTokensExpiredBefore(tx: Transaction, accountId: number, before: Date): Promise<void> {
-    await tx.delete(ClubToken, { accountId, expiresAt: LessThan(before) });
+    await tx.run('DELETE FROM club_tokens WHERE account_id = ? AND expires_at < ?', [accountId, tx.time(before)]);
   }
 
+  /** Every token of the account (after ClubAccountsRepository.setCurrentToken(null), which points at one of them). */
   async deleteAccountTokens(tx: Transaction, accountId: number): Promise<void> {
-    await tx.update(ClubAccount, { id: accountId }, { currentTokenId: null });
-    await tx.delete(ClubToken, { accountId });
+    await tx.run('DELETE FROM club_tokens WHERE account_id = ?', [accountId]);
   }
 
   /** Cached (see `sessions`); the session is shared, not to be mutated. */
@@ -110,6 +114,6 @@ export class TokensRepository {
   }
 
   async logOut(tx: Transaction, tokenId: number, at: Date): Promise<void> {
-    await tx.update(ClubToken, { id: tokenId }, { loggedOutAt: at });
+    await tx.run('UPDATE club_tokens SET logged_out_at = ? WHERE id = ?', [tx.time(at), tokenId]);
   }
 }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { datetimeParameter, executeCountingRows } from '../database/affected-rows';
 import { SqlReader } from '../database/sql-reader';
-import { dateOf } from '../database/transformers';
-import type { Transaction } from '../database/unit-of-work';
-import { ConsoleSession } from './console-session.entity';
+import { dateOf, type DbTime } from '../database/transformers';
+import type { Transaction } from '../database/transaction';
+import type { ConsoleSession } from './console-session.entity';
 
 /** A stored console session as reads return it (never its hash). */
 export interface ConsoleSessionRecord {
@@ -16,12 +15,12 @@ export interface ConsoleSessionRecord {
 }
 
 interface SessionRow {
-  id: number | string;
-  apiKeyId: number | string | null;
-  clubTokenId: number | string | null;
-  createdAt: Date | string;
-  lastSeenAt: Date | string;
-  expiresAt: Date | string;
+  id: number;
+  apiKeyId: number | null;
+  clubTokenId: number | null;
+  createdAt: DbTime;
+  lastSeenAt: DbTime;
+  expiresAt: DbTime;
 }
 
 const BY_HASH_SQL = `SELECT id, api_key_id AS apiKeyId, club_token_id AS clubTokenId, created_at AS createdAt,
@@ -29,9 +28,9 @@ const BY_HASH_SQL = `SELECT id, api_key_id AS apiKeyId, club_token_id AS clubTok
 
 function toRecord(row: SessionRow): ConsoleSessionRecord {
   return {
-    id: Number(row.id),
-    apiKeyId: row.apiKeyId === null ? null : Number(row.apiKeyId),
-    clubTokenId: row.clubTokenId === null ? null : Number(row.clubTokenId),
+    id: row.id,
+    apiKeyId: row.apiKeyId,
+    clubTokenId: row.clubTokenId,
     createdAt: dateOf(row.createdAt),
     lastSeenAt: dateOf(row.lastSeenAt),
     expiresAt: dateOf(row.expiresAt),
@@ -44,7 +43,10 @@ export class ConsoleSessionsRepository {
   constructor(private readonly reader: SqlReader) {}
 
   async create(tx: Transaction, row: Omit<ConsoleSession, 'id'>): Promise<void> {
-    await tx.insert(ConsoleSession, row);
+    await tx.run(
+      'INSERT INTO console_sessions (session_hash, api_key_id, club_token_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+      [row.sessionHash, row.apiKeyId, row.clubTokenId, tx.time(row.createdAt), tx.time(row.lastSeenAt), tx.time(row.expiresAt)],
+    );
   }
 
   async getByHash(sessionHash: string): Promise<ConsoleSessionRecord | null> {
@@ -54,20 +56,21 @@ export class ConsoleSessionsRepository {
 
   /** Records a use unless one was recorded since `stale`, so concurrent requests write once. */
   async touch(tx: Transaction, id: number, now: Date, stale: Date): Promise<void> {
-    await executeCountingRows(tx, 'UPDATE console_sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?', [datetimeParameter(tx, now), id, datetimeParameter(tx, stale)]);
+    await tx.run('UPDATE console_sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?', [tx.time(now), id, tx.time(stale)]);
   }
 
   async delete(tx: Transaction, id: number): Promise<void> {
-    await tx.delete(ConsoleSession, { id });
+    await tx.run('DELETE FROM console_sessions WHERE id = ?', [id]);
   }
 
   /** Sessions past their absolute end or idle since `idleBefore`; returns how many. */
-  deleteExpired(tx: Transaction, now: Date, idleBefore: Date): Promise<number> {
-    return executeCountingRows(tx, 'DELETE FROM console_sessions WHERE expires_at <= ? OR last_seen_at <= ?', [datetimeParameter(tx, now), datetimeParameter(tx, idleBefore)]);
+  async deleteExpired(tx: Transaction, now: Date, idleBefore: Date): Promise<number> {
+    const { affectedRows } = await tx.run('DELETE FROM console_sessions WHERE expires_at <= ? OR last_seen_at <= ?', [tx.time(now), tx.time(idleBefore)]);
+    return affectedRows;
   }
 
   async count(): Promise<number> {
-    const row = await this.reader.one<{ n: number | string }>('SELECT COUNT(*) AS n FROM console_sessions');
-    return Number(row?.n ?? 0);
+    const row = await this.reader.one<{ n: number }>('SELECT COUNT(*) AS n FROM console_sessions');
+    return row?.n ?? 0;
   }
 }

@@ -58,6 +58,12 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'DATABASE_URL' | 
     charset: 'utf8mb4_unicode_ci',
     // Fail fast when the server is gone: a quick 503 beats a hung request.
     connectTimeout: 3000,
-    extra: { connectionLimit: 10, enableKeepAlive: true, maxIdle: 10, idleTimeout: 60000 },
+    // Numbers where the column is numeric, as better-sqlite3 gives them (docs/design-and-performance.md,
+    // "One way to read, one way to write"): BIGINT and COUNT(*) as numbers (every id and count here
+    // is far below 2^53; a larger value would still arrive as text rather than lose digits), and
+    // DECIMAL results such as SUM() as numbers too.
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    extra: { connectionLimit: 10, enableKeepAlive: true, maxIdle: 10, idleTimeout: 60000, decimalNumbers: true },
   };
 }

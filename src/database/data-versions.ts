@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SqlReader } from './sql-reader';
-import type { Transaction } from './unit-of-work';
+import type { Transaction } from './transaction';
 
 /**
  * What a cached read can depend on.
@@ -26,8 +26,9 @@ export class DataVersions {
 
   constructor(private readonly reader: SqlReader) {}
 
+  /** Called only by the repository that writes a table feeding `topic` (docs/design-and-performance.md, "One way to read, one way to write"). */
   async bump(tx: Transaction, topic: DataTopic): Promise<void> {
-    await tx.query('UPDATE data_versions SET version = version + 1 WHERE name = ?', [topic]);
+    await tx.run('UPDATE data_versions SET version = version + 1 WHERE name = ?', [topic]);
   }
 
   /**
@@ -73,7 +74,7 @@ export class DataVersions {
   }
 
   private async query(topics: readonly DataTopic[], key: string, counter: number | undefined): Promise<string> {
-    const rows = await this.reader.all<{ name: string; version: number | string }>(
+    const rows = await this.reader.all<{ name: string; version: number }>(
       `SELECT name, version FROM data_versions WHERE name IN (${topics.map(() => '?').join(',')}) ORDER BY name`,
       topics,
     );

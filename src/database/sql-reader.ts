@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { BoundedMap, type MemoryBounds, stringBytes } from '../common/memory/bounded-map';
+import { datetimeParameter } from './transaction';
 
 /**
  * Prepared statements kept, by count and bytes (docs/reliability.md, "Lifetime"): the hot reads
@@ -14,12 +15,13 @@ export const STATEMENT_CACHE_BOUNDS: MemoryBounds = { maxEntries: 500, maxBytes:
 const PREPARED_STATEMENT_BYTES = 4096;
 
 /**
- * The hot read path: plain parameterised SQL, no query builder and no entity hydration.
+ * Every read outside a transaction (docs/design-and-performance.md, "One way to read, one way to
+ * write"): plain parameterised SQL, no query builder and no entity hydration.
  *
  * On SQLite it runs prepared statements directly on TypeORM's better-sqlite3 connection (a few
  * microseconds, cached per SQL text); on MySQL it goes through the pool. Profiles of the read
- * endpoints showed TypeORM's query building and hydration as the largest cost per request, so the
- * most-read lookups use this, and every write keeps going through TypeORM and UnitOfWork.
+ * endpoints showed TypeORM's query building and hydration as the largest cost per request, so every
+ * read uses this, and every write goes through UnitOfWork's Transaction in the same shape.
  *
  * On a SQLite file it reads through a connection of its own: TypeORM's single shared connection
  * would show a reader the uncommitted rows of whatever write transaction is open at that moment;
@@ -32,8 +34,10 @@ export class SqlReader implements OnApplicationShutdown {
   private readonly ownConnection: boolean;
   private readonly statements = new BoundedMap<string, Statement>(STATEMENT_CACHE_BOUNDS, (sql) => stringBytes(sql) + PREPARED_STATEMENT_BYTES);
   private dataVersionStatement: Statement | undefined;
+  readonly isMysql: boolean;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.isMysql = dataSource.options.type === 'mysql';
     if (dataSource.options.type !== 'better-sqlite3') {
       this.sqlite = undefined;
       this.ownConnection = false;
@@ -72,6 +76,11 @@ export class SqlReader implements OnApplicationShutdown {
   /** Prepared statements held (for tests and diagnostics). */
   get heldStatements(): { entries: number; bytes: number } {
     return { entries: this.statements.size, bytes: this.statements.bytes };
+  }
+
+  /** A datetime parameter in the form the columns hold (see `datetimeParameter`). */
+  time(date: Date): Date | string {
+    return datetimeParameter(this.isMysql, date);
   }
 
   async one<T>(sql: string, parameters: readonly unknown[] = []): Promise<T | undefined> {

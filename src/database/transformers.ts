@@ -1,6 +1,13 @@
 import type { ValueTransformer } from 'typeorm';
 
 /**
+ * A DATETIME(3) column as a row holds it: better-sqlite3 hands back TypeORM's stored text
+ * ("2026-11-22 03:04:05.000", UTC), mysql2 a Date (the pool runs in UTC). Row types say so with
+ * this one name, and the repository's mapper turns it into a Date (`dateOf`) or ISO text (`isoTime`).
+ */
+export type DbTime = Date | string;
+
+/**
  * A DATETIME(3) column as ISO 8601 UTC. better-sqlite3 hands back TypeORM's stored text
  * ("2026-11-22 03:04:05.000", UTC); mysql2 hands back a Date (the pool runs in UTC).
  */

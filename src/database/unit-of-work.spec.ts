@@ -29,13 +29,13 @@ describe(UnitOfWork.name, () => {
     const unitOfWork = new UnitOfWork(dataSource, telemetry, loadConfig({}));
     const count = 12_500;
     for (let i = 0; i < count; i += 1) {
-      await unitOfWork.transaction((tx) => tx.query('INSERT INTO items (value) VALUES (?)', [i]));
+      await unitOfWork.transaction((tx) => tx.run('INSERT INTO items (value) VALUES (?)', [i]));
     }
     // Writes still work, and still begin IMMEDIATE (the write lock first).
     const seen: string[] = [];
     await unitOfWork.transaction(async (tx) => {
-      seen.push(String((await tx.query<Array<{ n: number }>>('SELECT COUNT(*) AS n FROM items'))[0]?.n));
-      await tx.query('INSERT INTO items (value) VALUES (?)', [-1]);
+      seen.push(String((await tx.one<{ n: number }>('SELECT COUNT(*) AS n FROM items'))?.n));
+      await tx.run('INSERT INTO items (value) VALUES (?)', [-1]);
     });
     expect(seen).toEqual([String(count)]);
     const [row] = await dataSource.query<Array<{ n: number }>>('SELECT COUNT(*) AS n FROM items');
@@ -51,8 +51,8 @@ describe(UnitOfWork.name, () => {
       sent.push(sql);
       return query(sql, ...(rest as []));
     }) as typeof runner.query;
-    await unitOfWork.transaction((tx) => tx.query('INSERT INTO items (value) VALUES (1)'));
-    await unitOfWork.transaction((tx) => tx.query('INSERT INTO items (value) VALUES (2)'));
+    await unitOfWork.transaction((tx) => tx.run('INSERT INTO items (value) VALUES (1)'));
+    await unitOfWork.transaction((tx) => tx.run('INSERT INTO items (value) VALUES (2)'));
     expect(sent.filter((sql) => sql.startsWith('BEGIN'))).toEqual(['BEGIN IMMEDIATE TRANSACTION', 'BEGIN IMMEDIATE TRANSACTION']);
   });
 
@@ -61,11 +61,11 @@ describe(UnitOfWork.name, () => {
     let open!: () => void;
     const held = new Promise<void>((resolve) => (open = resolve));
     const running = unitOfWork.transaction(() => held);
-    const waiting = Array.from({ length: 3 }, (_, i) => unitOfWork.transaction((tx) => tx.query('INSERT INTO items (value) VALUES (?)', [i])));
-    await expect(unitOfWork.transaction((tx) => tx.query('INSERT INTO items (value) VALUES (99)'))).rejects.toBeInstanceOf(QueueFullError);
+    const waiting = Array.from({ length: 3 }, (_, i) => unitOfWork.transaction((tx) => tx.run('INSERT INTO items (value) VALUES (?)', [i])));
+    await expect(unitOfWork.transaction((tx) => tx.run('INSERT INTO items (value) VALUES (99)'))).rejects.toBeInstanceOf(QueueFullError);
     open();
     await Promise.all([running, ...waiting]);
-    await unitOfWork.transaction((tx) => tx.query('INSERT INTO items (value) VALUES (100)'));
+    await unitOfWork.transaction((tx) => tx.run('INSERT INTO items (value) VALUES (100)'));
     const rows = await dataSource.query<Array<{ value: number }>>('SELECT value FROM items ORDER BY id');
     expect(rows.map((row) => row.value)).toEqual([0, 1, 2, 100]);
   });

@@ -5,6 +5,7 @@ import { BoundedSemaphore } from '../common/limits/bounded-semaphore';
 import { Telemetry } from '../common/telemetry/telemetry';
 import { AppConfig } from '../config/app-config';
 import { isDeadlock } from './database-errors';
+import { Transaction } from './transaction';
 
 /**
  * How often a transaction InnoDB picked as a deadlock victim is run again. Under a loaded machine
@@ -28,12 +29,6 @@ function beginImmediately(runner: QueryRunner): void {
   runner.query = ((sql: string, ...rest: unknown[]) => query(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE TRANSACTION' : sql, ...(rest as []))) as typeof runner.query;
   immediateRunners.add(runner);
 }
-
-/**
- * An open transaction. Services get it from `UnitOfWork.transaction` and only hand it to the
- * repositories they call; repositories run their queries on it.
- */
-export type Transaction = EntityManager;
 
 export interface TransactionOptions {
   /** A named lock (see `lock`) taken first, for check-then-write rules no index can express. */
@@ -69,16 +64,21 @@ export class UnitOfWork {
 
   async transaction<T>(work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const { lock } = options;
-    const run =
-      lock === undefined
-        ? work
-        : async (tx: Transaction): Promise<T> => {
-            await this.lock(tx, lock);
-            return work(tx);
-          };
-    if (this.sqliteQueue) {
-      return this.sqliteQueue.run(() => this.immediateTransaction(run));
-    }
+    // One Transaction per attempt: a deadlock victim's commit callbacks die with it.
+    let tx: Transaction | undefined;
+    const run = async (manager: EntityManager): Promise<T> => {
+      tx = new Transaction(manager);
+      if (lock !== undefined) {
+        await this.lock(tx, lock);
+      }
+      return work(tx);
+    };
+    const result = this.sqliteQueue ? await this.sqliteQueue.run(() => this.immediateTransaction(run)) : await this.retryingDeadlocks(run);
+    tx?.committed();
+    return result;
+  }
+
+  private async retryingDeadlocks<T>(run: (manager: EntityManager) => Promise<T>): Promise<T> {
     // InnoDB may pick any concurrent transaction as a deadlock victim (gap locks on inserts);
     // the whole transaction was rolled back, so running it again is safe.
     for (let attempt = 1; ; attempt += 1) {
@@ -99,7 +99,7 @@ export class UnitOfWork {
    * it. A deferred transaction that reads and then writes fails at once with SQLITE_BUSY (no
    * waiting) when another process, such as the CLI importing, committed in between: a 503.
    */
-  private async immediateTransaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+  private async immediateTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     beginImmediately(runner);
     try {
@@ -130,10 +130,10 @@ export class UnitOfWork {
     }
     // Lock first: an INSERT IGNORE on an existing row takes a shared lock, and two transactions
     // upgrading it to exclusive deadlock each other. The row is created only the first time.
-    const rows = await tx.query<unknown[]>('SELECT name FROM app_locks WHERE name = ? FOR UPDATE', [name]);
-    if (rows.length === 0) {
-      await tx.query('INSERT IGNORE INTO app_locks (name) VALUES (?)', [name]);
-      await tx.query('SELECT name FROM app_locks WHERE name = ? FOR UPDATE', [name]);
+    const row = await tx.one<{ name: string }>('SELECT name FROM app_locks WHERE name = ? FOR UPDATE', [name]);
+    if (row === undefined) {
+      await tx.run('INSERT IGNORE INTO app_locks (name) VALUES (?)', [name]);
+      await tx.all('SELECT name FROM app_locks WHERE name = ? FOR UPDATE', [name]);
     }
   }
 }

@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { AppConfig } from '../config/app-config';
 import { EventNotifier } from './event-notifier';
@@ -6,8 +5,7 @@ import type { EventsRepository } from './events.repository';
 
 function notifierWith(lastEventId: () => Promise<number>, maxWaiters = 1000, shares: Partial<AppConfig> = {}): EventNotifier {
   const config = Object.assign(new AppConfig(), { EVENTS_MAX_WAITERS: maxWaiters, ...shares });
-  const dataSource = { subscribers: [] } as unknown as DataSource;
-  return new EventNotifier(config, dataSource, { lastEventId } as unknown as EventsRepository);
+  return new EventNotifier(config, { lastEventId } as unknown as EventsRepository);
 }
 
 describe(EventNotifier.name, () => {

@@ -1,7 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
-import { DataSource, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
 import { PlaceShares } from '../common/limits/place-shares';
@@ -42,10 +40,8 @@ type Listener = () => void;
  * anyone waits.
  */
 @Injectable()
-export class EventNotifier implements EntitySubscriberInterface, OnModuleDestroy, OnApplicationShutdown {
+export class EventNotifier implements OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger('Events');
-  /** Transactions that appended an event; told to the waiters when they commit. */
-  private readonly pending = new WeakSet<QueryRunner>();
   /** Each waiter with the id it has seen up to: it wants any event above it. */
   private readonly waiters = new Map<Listener, number>();
   private readonly listeners = new Set<Listener>();
@@ -63,10 +59,8 @@ export class EventNotifier implements EntitySubscriberInterface, OnModuleDestroy
 
   constructor(
     private readonly config: AppConfig,
-    @InjectDataSource() dataSource: DataSource,
     private readonly repository: EventsRepository,
   ) {
-    dataSource.subscribers.push(this);
     this.places = new PlaceShares({ apiKey: config.EVENTS_MAX_WAITERS_PER_KEY, address: config.EVENTS_MAX_WAITERS_PER_ADDRESS }, config.EVENTS_MAX_WAITERS);
     if (config.REDIS_URL) {
       // Every command answers or fails within REDIS_COMMAND_TIMEOUT_MS (docs/reliability.md); a
@@ -95,29 +89,6 @@ export class EventNotifier implements EntitySubscriberInterface, OnModuleDestroy
 
   get shuttingDown(): boolean {
     return this.closing;
-  }
-
-  /** Called by the recorder inside the transaction that appends an event. */
-  markPending(queryRunner: QueryRunner | undefined): void {
-    if (queryRunner) {
-      this.pending.add(queryRunner);
-    } else {
-      this.announce();
-    }
-  }
-
-  afterTransactionCommit(event: TransactionCommitEvent): void {
-    // Savepoints (nested transactions) commit too; only the outermost commit makes the event visible.
-    if (this.pending.has(event.queryRunner) && !event.queryRunner.isTransactionActive) {
-      this.pending.delete(event.queryRunner);
-      this.announce();
-    }
-  }
-
-  afterTransactionRollback(event: TransactionRollbackEvent): void {
-    if (!event.queryRunner.isTransactionActive) {
-      this.pending.delete(event.queryRunner);
-    }
   }
 
   /** Wakes this process and tells the other instances. */

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TelemetryModule } from '../common/telemetry/telemetry.module';
+import { PlayersModule } from '../players/players.module';
 import { EventNotifier } from './event-notifier';
 import { EventsController } from './events.controller';
 import { EventsRepository } from './events.repository';
-import { PlayerNamesReader } from './player-names.reader';
 import { eventsRetentionJobProvider, EventsRetention } from './events-retention';
 import { EventsService } from './events.service';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -21,13 +21,12 @@ import { WebhooksService } from './webhooks.service';
  * loaded (the HTTP server, not the CLI).
  */
 @Module({
-  imports: [TelemetryModule],
+  imports: [TelemetryModule, PlayersModule],
   controllers: [EventsController, WebhooksController],
   providers: [
     EventsRepository,
     WebhooksRepository,
     WebhookDeliveriesRepository,
-    PlayerNamesReader,
     EventNotifier,
     EventsService,
     HostResolver,

@@ -1,23 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { datetimeParameter, executeCountingRows } from '../database/affected-rows';
 import { SqlReader } from '../database/sql-reader';
-import { isoTime } from '../database/transformers';
+import { type DbTime, isoTime } from '../database/transformers';
 import type { EventType, EventView } from './event.types';
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 
 interface EventRow {
-  id: number | string;
+  id: number;
   type: EventType;
   data: string;
-  at: Date | string;
+  at: DbTime;
 }
 
 const EVENT_COLUMNS = 'id, type, data, at';
 
 function toEvent(row: EventRow): EventView {
-  return { id: Number(row.id), type: row.type, at: isoTime(row.at)!, data: JSON.parse(row.data) as Record<string, unknown> };
+  return { id: row.id, type: row.type, at: isoTime(row.at)!, data: JSON.parse(row.data) as Record<string, unknown> };
 }
 
 /**
@@ -27,14 +24,7 @@ function toEvent(row: EventRow): EventView {
  */
 @Injectable()
 export class EventsRepository {
-  private readonly mysql: boolean;
-
-  constructor(
-    @InjectDataSource() dataSource: DataSource,
-    private readonly reader: SqlReader,
-  ) {
-    this.mysql = dataSource.options.type === 'mysql';
-  }
+  constructor(private readonly reader: SqlReader) {}
 
   /**
    * Appends an event in the caller's transaction. The id comes from the one `event_seq` row,
@@ -42,18 +32,18 @@ export class EventsRepository {
    */
   async append(tx: Transaction, type: EventType, data: Record<string, unknown>, at: Date): Promise<number> {
     const id = await this.nextEventId(tx);
-    await tx.query('INSERT INTO events (id, type, data, at) VALUES (?, ?, ?, ?)', [id, type, JSON.stringify(data), datetimeParameter(tx, at)]);
+    await tx.run('INSERT INTO events (id, type, data, at) VALUES (?, ?, ?, ?)', [id, type, JSON.stringify(data), tx.time(at)]);
     return id;
   }
 
   /** Takes the next event id, one round trip: LAST_INSERT_ID(expr) on MySQL, RETURNING on SQLite. */
   private async nextEventId(tx: Transaction): Promise<number> {
-    if (this.mysql) {
-      const header = await tx.query<{ insertId: number | string }>('UPDATE event_seq SET last = LAST_INSERT_ID(last + 1) WHERE id = 1');
-      return Number(header.insertId);
+    if (tx.isMysql) {
+      const { insertId } = await tx.run('UPDATE event_seq SET last = LAST_INSERT_ID(last + 1) WHERE id = 1');
+      return insertId!;
     }
-    const [row] = await tx.query<Array<{ last: number | string }>>('UPDATE event_seq SET last = last + 1 WHERE id = 1 RETURNING last');
-    return Number(row.last);
+    const row = await tx.one<{ last: number }>('UPDATE event_seq SET last = last + 1 WHERE id = 1 RETURNING last');
+    return row!.last;
   }
 
   /** Committed events with an id above `after`, oldest first. */
@@ -64,29 +54,29 @@ export class EventsRepository {
 
   /** The id of the latest committed event (0 when none). */
   async lastEventId(): Promise<number> {
-    const row = await this.reader.one<{ last: number | string }>('SELECT last FROM event_seq WHERE id = 1');
-    return Number(row?.last ?? 0);
+    const row = await this.reader.one<{ last: number }>('SELECT last FROM event_seq WHERE id = 1');
+    return row?.last ?? 0;
   }
 
   /** The id of the latest event as the caller's transaction sees it. */
   async lastEventIdIn(tx: Transaction): Promise<number> {
-    const [row] = await tx.query<Array<{ last: number | string }>>('SELECT last FROM event_seq WHERE id = 1');
-    return Number(row?.last ?? 0);
+    const row = await tx.one<{ last: number }>('SELECT last FROM event_seq WHERE id = 1');
+    return row?.last ?? 0;
   }
 
   /** Events above `after` inside the caller's transaction (the worker's view while it holds the lease). */
   async eventsAfterIn(tx: Transaction, after: number, limit: number): Promise<EventView[]> {
-    const rows = await tx.query<EventRow[]>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id > ? ORDER BY id ASC LIMIT ?`, [after, limit]);
+    const rows = await tx.all<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id > ? ORDER BY id ASC LIMIT ?`, [after, limit]);
     return rows.map(toEvent);
   }
 
   async eventById(tx: Transaction, id: number): Promise<EventView | undefined> {
-    const [row] = await tx.query<EventRow[]>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ?`, [id]);
+    const row = await tx.one<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ?`, [id]);
     return row ? toEvent(row) : undefined;
   }
 
   /** Deletes events older than `cutoff`; returns how many. */
-  deleteOlderThan(tx: Transaction, cutoff: Date): Promise<number> {
-    return executeCountingRows(tx, 'DELETE FROM events WHERE at < ?', [datetimeParameter(tx, cutoff)]);
+  async deleteOlderThan(tx: Transaction, cutoff: Date): Promise<number> {
+    return (await tx.run('DELETE FROM events WHERE at < ?', [tx.time(cutoff)])).affectedRows;
   }
 }

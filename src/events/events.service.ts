@@ -3,7 +3,7 @@ import { AppConfig } from '../config/app-config';
 import { EventNotifier, WaiterHolder } from './event-notifier';
 import type { EventType, EventView } from './event.types';
 import { EventsRepository } from './events.repository';
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 
 export interface FeedPage {
   data: EventView[];
@@ -25,7 +25,7 @@ export class EventsService {
   /** Appends an event to the caller's transaction; waiters hear of it once that transaction commits. */
   async record(tx: Transaction, type: EventType, data: Record<string, unknown>, at = new Date()): Promise<number> {
     const id = await this.repository.append(tx, type, data, at);
-    this.notifier.markPending(tx.queryRunner);
+    tx.onCommit(() => this.notifier.announce());
     return id;
   }
 

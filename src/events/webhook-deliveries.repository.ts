@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { datetimeParameter, executeCountingRows } from '../database/affected-rows';
 import { SqlReader } from '../database/sql-reader';
-import { isoTime } from '../database/transformers';
-import type { Transaction } from '../database/unit-of-work';
+import { dateOf, type DbTime, isoTime } from '../database/transformers';
+import type { Transaction } from '../database/transaction';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -40,25 +39,25 @@ export interface AttemptView {
 }
 
 interface DeliveryRow {
-  id: number | string;
+  id: number;
   deliveryId: string;
-  webhookId: number | string;
-  eventId: number | string | null;
+  webhookId: number;
+  eventId: number | null;
   type: string;
   status: DeliveryStatus;
-  attempts: number | string;
-  nextAttemptAt: Date | string;
-  createdAt: Date | string;
+  attempts: number;
+  nextAttemptAt: DbTime;
+  createdAt: DbTime;
 }
 
 interface AttemptRow {
   deliveryId: string;
-  eventId: number | string | null;
-  attempt: number | string;
-  statusCode: number | string | null;
+  eventId: number | null;
+  attempt: number;
+  statusCode: number | null;
   error: string | null;
-  durationMs: number | string;
-  at: Date | string;
+  durationMs: number;
+  at: DbTime;
 }
 
 const DELIVERY_COLUMNS =
@@ -66,26 +65,26 @@ const DELIVERY_COLUMNS =
 
 function toDelivery(row: DeliveryRow): DeliveryRecord {
   return {
-    id: Number(row.id),
+    id: row.id,
     deliveryId: row.deliveryId,
-    webhookId: Number(row.webhookId),
-    eventId: row.eventId === null ? null : Number(row.eventId),
+    webhookId: row.webhookId,
+    eventId: row.eventId,
     type: row.type,
     status: row.status,
-    attempts: Number(row.attempts),
-    nextAttemptAt: new Date(isoTime(row.nextAttemptAt)!),
-    createdAt: new Date(isoTime(row.createdAt)!),
+    attempts: row.attempts,
+    nextAttemptAt: dateOf(row.nextAttemptAt),
+    createdAt: dateOf(row.createdAt),
   };
 }
 
 function toAttempt(row: AttemptRow): AttemptView {
   return {
     deliveryId: row.deliveryId,
-    eventId: row.eventId === null ? null : Number(row.eventId),
-    attempt: Number(row.attempt),
-    status: row.statusCode === null ? null : Number(row.statusCode),
+    eventId: row.eventId,
+    attempt: row.attempt,
+    status: row.statusCode,
     error: row.error,
-    durationMs: Number(row.durationMs),
+    durationMs: row.durationMs,
     at: isoTime(row.at)!,
   };
 }
@@ -101,7 +100,7 @@ export class WebhookDeliveriesRepository {
 
   /** The oldest pending delivery of the webhook: the head of its queue. */
   async head(tx: Transaction, webhookId: number): Promise<DeliveryRecord | undefined> {
-    const [row] = await tx.query<DeliveryRow[]>(
+    const row = await tx.one<DeliveryRow>(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ? AND status = 'pending' ORDER BY id ASC LIMIT 1`,
       [webhookId],
     );
@@ -118,8 +117,8 @@ export class WebhookDeliveriesRepository {
 
   /** Queues a delivery of `eventId`, due now (the caller has moved the webhook's cursor in the same transaction). */
   async enqueue(tx: Transaction, delivery: { webhookId: number; deliveryId: string; eventId: number; type: string; now: Date }): Promise<void> {
-    const t = datetimeParameter(tx, delivery.now);
-    await tx.query(
+    const t = tx.time(delivery.now);
+    await tx.run(
       "INSERT INTO webhook_deliveries (delivery_id, webhook_id, event_id, type, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)",
       [delivery.deliveryId, delivery.webhookId, delivery.eventId, delivery.type, t, t],
     );
@@ -130,8 +129,8 @@ export class WebhookDeliveriesRepository {
     tx: Transaction,
     delivery: { deliveryId: string; webhookId: number; eventId: number | null; type: string; status: DeliveryStatus; now: Date },
   ): Promise<void> {
-    const t = datetimeParameter(tx, delivery.now);
-    await tx.query(
+    const t = tx.time(delivery.now);
+    await tx.run(
       'INSERT INTO webhook_deliveries (delivery_id, webhook_id, event_id, type, status, attempts, next_attempt_at, created_at, completed_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)',
       [delivery.deliveryId, delivery.webhookId, delivery.eventId, delivery.type, delivery.status, t, t, t],
     );
@@ -147,29 +146,29 @@ export class WebhookDeliveriesRepository {
     if (outcome.countsAsAttempt) {
       await this.logAttempt(tx, attempt);
     }
-    const completed = outcome.status === 'pending' ? null : datetimeParameter(tx, attempt.at);
-    await tx.query(
+    const completed = outcome.status === 'pending' ? null : tx.time(attempt.at);
+    await tx.run(
       `UPDATE webhook_deliveries SET status = ?, attempts = attempts + ?, next_attempt_at = ?, completed_at = ? WHERE delivery_id = ?`,
-      [outcome.status, outcome.countsAsAttempt ? 1 : 0, datetimeParameter(tx, outcome.nextAttemptAt ?? attempt.at), completed, attempt.deliveryId],
+      [outcome.status, outcome.countsAsAttempt ? 1 : 0, tx.time(outcome.nextAttemptAt ?? attempt.at), completed, attempt.deliveryId],
     );
   }
 
   /** Adds one attempt to the log. */
   async logAttempt(tx: Transaction, attempt: AttemptRecord): Promise<void> {
-    await tx.query(
+    await tx.run(
       'INSERT INTO webhook_attempts (webhook_id, delivery_id, event_id, attempt, status_code, error, duration_ms, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      [attempt.webhookId, attempt.deliveryId, attempt.eventId, attempt.attempt, attempt.statusCode, attempt.error, attempt.durationMs, datetimeParameter(tx, attempt.at)],
+      [attempt.webhookId, attempt.deliveryId, attempt.eventId, attempt.attempt, attempt.statusCode, attempt.error, attempt.durationMs, tx.time(attempt.at)],
     );
   }
 
   /** A redelivered delivery that succeeded is delivered; one that failed again stays as it was. */
   async markDelivered(tx: Transaction, deliveryId: string, at: Date): Promise<void> {
-    await tx.query("UPDATE webhook_deliveries SET status = 'delivered', completed_at = ? WHERE delivery_id = ?", [datetimeParameter(tx, at), deliveryId]);
+    await tx.run("UPDATE webhook_deliveries SET status = 'delivered', completed_at = ? WHERE delivery_id = ?", [tx.time(at), deliveryId]);
   }
 
   async lastAttemptNumber(tx: Transaction, deliveryId: string): Promise<number> {
-    const [row] = await tx.query<Array<{ attempt: number | string | null }>>('SELECT MAX(attempt) AS attempt FROM webhook_attempts WHERE delivery_id = ?', [deliveryId]);
-    return Number(row?.attempt ?? 0);
+    const row = await tx.one<{ attempt: number | null }>('SELECT MAX(attempt) AS attempt FROM webhook_attempts WHERE delivery_id = ?', [deliveryId]);
+    return row?.attempt ?? 0;
   }
 
   /** The deliveries log: the latest `limit` attempts, newest first. */
@@ -183,15 +182,15 @@ export class WebhookDeliveriesRepository {
 
   /** Removes the webhook's whole queue and log (before the webhook row itself goes). */
   async deleteForWebhook(tx: Transaction, webhookId: number): Promise<void> {
-    await tx.query('DELETE FROM webhook_attempts WHERE webhook_id = ?', [webhookId]);
-    await tx.query('DELETE FROM webhook_deliveries WHERE webhook_id = ?', [webhookId]);
+    await tx.run('DELETE FROM webhook_attempts WHERE webhook_id = ?', [webhookId]);
+    await tx.run('DELETE FROM webhook_deliveries WHERE webhook_id = ?', [webhookId]);
   }
 
   /** Deletes finished deliveries and attempts older than `cutoff`; pending deliveries stay. */
   async deleteOlderThan(tx: Transaction, cutoff: Date): Promise<{ deliveries: number; attempts: number }> {
-    const t = datetimeParameter(tx, cutoff);
-    const attempts = await executeCountingRows(tx, 'DELETE FROM webhook_attempts WHERE at < ?', [t]);
-    const deliveries = await executeCountingRows(tx, "DELETE FROM webhook_deliveries WHERE created_at < ? AND status <> 'pending'", [t]);
+    const t = tx.time(cutoff);
+    const attempts = (await tx.run('DELETE FROM webhook_attempts WHERE at < ?', [t])).affectedRows;
+    const deliveries = (await tx.run("DELETE FROM webhook_deliveries WHERE created_at < ? AND status <> 'pending'", [t])).affectedRows;
     return { deliveries, attempts };
   }
 }

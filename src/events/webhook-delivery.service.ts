@@ -3,7 +3,7 @@ import { BuildInfo } from '../common/build-info';
 import { Telemetry, type WebhookDeliveryOutcome } from '../common/telemetry/telemetry';
 import { discordMessage, playersOf } from './discord-message';
 import { PING_TYPE } from './event.types';
-import { PlayerNamesReader } from './player-names.reader';
+import { PlayersRepository } from '../players/players.repository';
 import { TargetRefused, WebhookSender } from './webhook-sender';
 import { signatureHeader } from './webhook-signature';
 import type { WebhookRecord } from './webhooks.repository';
@@ -42,7 +42,7 @@ export class WebhookDeliveryService {
 
   constructor(
     private readonly sender: WebhookSender,
-    private readonly playerNames: PlayerNamesReader,
+    private readonly players: PlayersRepository,
     buildInfo: BuildInfo,
     private readonly telemetry: Telemetry,
   ) {
@@ -54,7 +54,7 @@ export class WebhookDeliveryService {
   }
 
   async attempt(webhook: WebhookRecord, deliveryId: string, event: OutgoingEvent, signal?: AbortSignal): Promise<AttemptResult> {
-    const body = webhook.format === 'discord' ? JSON.stringify(discordMessage(event, await this.playerNames.byUuid(playersOf(event.data)))) : JSON.stringify(event);
+    const body = webhook.format === 'discord' ? JSON.stringify(discordMessage(event, await this.players.getNames(playersOf(event.data)))) : JSON.stringify(event);
     const started = performance.now();
     const elapsed = (): number => Math.round(performance.now() - started);
     try {

@@ -3,7 +3,8 @@ import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap, OnModuleDest
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { isDeadLocalHolder, newLeaseHolder } from '../common/lease-holder';
 import { AppConfig } from '../config/app-config';
-import { Transaction, UnitOfWork } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
+import { UnitOfWork } from '../database/unit-of-work';
 import { EventNotifier } from './event-notifier';
 import { subscribes } from './event.types';
 import { EventsRepository } from './events.repository';

@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { datetimeParameter, executeCountingRows } from '../database/affected-rows';
 import { SqlReader } from '../database/sql-reader';
-import { isoTime } from '../database/transformers';
-import type { Transaction } from '../database/unit-of-work';
+import { type DbTime, isoTime } from '../database/transformers';
+import type { Transaction } from '../database/transaction';
 
 export type WebhookFormat = 'json' | 'discord';
 
@@ -23,28 +20,28 @@ export interface WebhookRecord {
 }
 
 interface WebhookRow {
-  id: number | string;
+  id: number;
   url: string;
   events: string;
   format: WebhookFormat;
   secret: string;
-  active: number | string | boolean;
-  failing: number | string | boolean;
-  createdAt: Date | string;
-  lastDeliveryAt: Date | string | null;
-  cursorEventId: number | string;
+  active: number | boolean;
+  failing: number | boolean;
+  createdAt: DbTime;
+  lastDeliveryAt: DbTime | null;
+  cursorEventId: number;
 }
 
 const WEBHOOK_COLUMNS =
   'id, url, events, format, secret, active, failing, created_at AS createdAt, last_delivery_at AS lastDeliveryAt, cursor_event_id AS cursorEventId';
 
-function truthy(value: number | string | boolean): boolean {
-  return value === true || Number(value) === 1;
+function truthy(value: number | boolean): boolean {
+  return value === true || value === 1;
 }
 
 function toWebhook(row: WebhookRow): WebhookRecord {
   return {
-    id: Number(row.id),
+    id: row.id,
     url: row.url,
     events: JSON.parse(row.events) as string[],
     format: row.format,
@@ -53,7 +50,7 @@ function toWebhook(row: WebhookRow): WebhookRecord {
     failing: truthy(row.failing),
     createdAt: isoTime(row.createdAt)!,
     lastDeliveryAt: isoTime(row.lastDeliveryAt),
-    cursorEventId: Number(row.cursorEventId),
+    cursorEventId: row.cursorEventId,
   };
 }
 
@@ -64,26 +61,18 @@ function toWebhook(row: WebhookRow): WebhookRecord {
  */
 @Injectable()
 export class WebhooksRepository {
-  private readonly mysql: boolean;
-
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly reader: SqlReader,
-  ) {
-    this.mysql = dataSource.options.type === 'mysql';
-  }
+  constructor(private readonly reader: SqlReader) {}
 
   /** Inserts a webhook whose cursor starts at `cursorEventId`; returns its id. */
   async insert(
     tx: Transaction,
     input: { url: string; events: string[]; format: WebhookFormat; secret: string; createdAt: Date; cursorEventId: number },
   ): Promise<number> {
-    await tx.query(
+    const { insertId } = await tx.run(
       'INSERT INTO webhooks (url, events, format, secret, active, failing, created_at, cursor_event_id) VALUES (?, ?, ?, ?, 1, 0, ?, ?)',
-      [input.url, JSON.stringify(input.events), input.format, input.secret, datetimeParameter(tx, input.createdAt), input.cursorEventId],
+      [input.url, JSON.stringify(input.events), input.format, input.secret, tx.time(input.createdAt), input.cursorEventId],
     );
-    const [row] = await tx.query<Array<{ id: number | string }>>(this.mysql ? 'SELECT LAST_INSERT_ID() AS id' : 'SELECT last_insert_rowid() AS id');
-    return Number(row.id);
+    return insertId!;
   }
 
   async webhooks(): Promise<WebhookRecord[]> {
@@ -96,7 +85,7 @@ export class WebhooksRepository {
   }
 
   async webhookIn(tx: Transaction, id: number): Promise<WebhookRecord | undefined> {
-    const [row] = await tx.query<WebhookRow[]>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ?`, [id]);
+    const row = await tx.one<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ?`, [id]);
     return row ? toWebhook(row) : undefined;
   }
 
@@ -117,18 +106,18 @@ export class WebhooksRepository {
       parameters.push(changes.url);
     }
     if (sets.length > 0) {
-      await tx.query(`UPDATE webhooks SET ${sets.join(', ')} WHERE id = ?`, [...parameters, id]);
+      await tx.run(`UPDATE webhooks SET ${sets.join(', ')} WHERE id = ?`, [...parameters, id]);
     }
   }
 
   /** Deletes the webhook row (its deliveries first: WebhookDeliveriesRepository.deleteForWebhook); false when there was none. */
   async delete(tx: Transaction, id: number): Promise<boolean> {
-    return (await executeCountingRows(tx, 'DELETE FROM webhooks WHERE id = ?', [id])) === 1;
+    return (await tx.run('DELETE FROM webhooks WHERE id = ?', [id])).affectedRows === 1;
   }
 
   /** The outcome of the latest attempt, shown as `lastDeliveryAt` and `failing`. */
   async recordDeliveryOutcome(tx: Transaction, id: number, at: Date, ok: boolean): Promise<void> {
-    await tx.query('UPDATE webhooks SET last_delivery_at = ?, failing = ? WHERE id = ?', [datetimeParameter(tx, at), ok ? 0 : 1, id]);
+    await tx.run('UPDATE webhooks SET last_delivery_at = ?, failing = ? WHERE id = ?', [tx.time(at), ok ? 0 : 1, id]);
   }
 
   // ---- the cursor and the delivery lease ----
@@ -142,7 +131,7 @@ export class WebhooksRepository {
   async webhooksWithWork(now: Date, limit: number, exclude: number[] = []): Promise<number[]> {
     const t = this.time(now);
     const excluded = exclude.length > 0 ? `AND w.id NOT IN (${exclude.map(() => '?').join(', ')})` : '';
-    const rows = await this.reader.all<{ id: number | string }>(
+    const rows = await this.reader.all<{ id: number }>(
       `SELECT w.id FROM webhooks w WHERE w.active = 1 AND (w.lease_holder IS NULL OR w.lease_expires_at < ?) ${excluded}
          AND ((SELECT d.next_attempt_at FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending' ORDER BY d.id ASC LIMIT 1) <= ?
               OR (w.cursor_event_id < (SELECT last FROM event_seq WHERE id = 1)
@@ -150,16 +139,16 @@ export class WebhooksRepository {
        ORDER BY w.id ASC LIMIT ?`,
       [t, ...exclude, t, limit],
     );
-    return rows.map((row) => Number(row.id));
+    return rows.map((row) => row.id);
   }
 
   /** Leases that have not expired yet, with their holders (to find the ones a dead process left). */
   async heldLeases(now: Date): Promise<Array<{ webhookId: number; holder: string }>> {
-    const rows = await this.reader.all<{ id: number | string; holder: string }>(
+    const rows = await this.reader.all<{ id: number; holder: string }>(
       'SELECT id, lease_holder AS holder FROM webhooks WHERE lease_holder IS NOT NULL AND lease_expires_at >= ?',
       [this.time(now)],
     );
-    return rows.map((row) => ({ webhookId: Number(row.id), holder: row.holder }));
+    return rows.map((row) => ({ webhookId: row.id, holder: row.holder }));
   }
 
   /**
@@ -173,14 +162,14 @@ export class WebhooksRepository {
       return [];
     }
     const free = '(lease_holder IS NULL OR lease_expires_at < ?)';
-    if (this.mysql) {
-      const rows = await tx.query<Array<{ id: number | string }>>(
+    if (tx.isMysql) {
+      const rows = await tx.all<{ id: number }>(
         `SELECT id FROM webhooks WHERE id IN (${ids.map(() => '?').join(', ')}) AND active = 1 AND ${free} FOR UPDATE SKIP LOCKED`,
         [...ids, now],
       );
-      const claimed = rows.map((row) => Number(row.id));
+      const claimed = rows.map((row) => row.id);
       if (claimed.length > 0) {
-        await tx.query(`UPDATE webhooks SET lease_holder = ?, lease_expires_at = ? WHERE id IN (${claimed.map(() => '?').join(', ')})`, [
+        await tx.run(`UPDATE webhooks SET lease_holder = ?, lease_expires_at = ? WHERE id IN (${claimed.map(() => '?').join(', ')})`, [
           holder,
           expiresAt,
           ...claimed,
@@ -190,12 +179,11 @@ export class WebhooksRepository {
     }
     const claimed: number[] = [];
     for (const id of ids) {
-      const changed = await executeCountingRows(
-        tx,
+      const { affectedRows } = await tx.run(
         `UPDATE webhooks SET lease_holder = ?, lease_expires_at = ? WHERE id = ? AND active = 1 AND ${free}`,
         [holder, this.time(expiresAt), id, this.time(now)],
       );
-      if (changed === 1) {
+      if (affectedRows === 1) {
         claimed.push(id);
       }
     }
@@ -204,11 +192,11 @@ export class WebhooksRepository {
 
   /** Extends the lease; false when `holder` lost it (expired and taken by another instance). */
   async renewLease(tx: Transaction, id: number, holder: string, expiresAt: Date): Promise<boolean> {
-    return (await executeCountingRows(tx, 'UPDATE webhooks SET lease_expires_at = ? WHERE id = ? AND lease_holder = ?', [this.time(expiresAt), id, holder])) === 1;
+    return (await tx.run('UPDATE webhooks SET lease_expires_at = ? WHERE id = ? AND lease_holder = ?', [this.time(expiresAt), id, holder])).affectedRows === 1;
   }
 
   async releaseLease(tx: Transaction, id: number, holder: string): Promise<void> {
-    await tx.query('UPDATE webhooks SET lease_holder = NULL, lease_expires_at = NULL WHERE id = ? AND lease_holder = ?', [id, holder]);
+    await tx.run('UPDATE webhooks SET lease_holder = NULL, lease_expires_at = NULL WHERE id = ? AND lease_holder = ?', [id, holder]);
   }
 
   /**
@@ -216,11 +204,11 @@ export class WebhooksRepository {
    * lease was lost or the cursor is already there (the caller then queues nothing).
    */
   async advanceCursor(tx: Transaction, id: number, holder: string, to: number): Promise<boolean> {
-    return (await executeCountingRows(tx, 'UPDATE webhooks SET cursor_event_id = ? WHERE id = ? AND lease_holder = ? AND cursor_event_id < ?', [to, id, holder, to])) === 1;
+    return (await tx.run('UPDATE webhooks SET cursor_event_id = ? WHERE id = ? AND lease_holder = ? AND cursor_event_id < ?', [to, id, holder, to])).affectedRows === 1;
   }
 
   /** A DATETIME(3) parameter as each driver stores it (text on SQLite, a Date for mysql2 in UTC). */
   private time(date: Date): Date | string {
-    return datetimeParameter(this.dataSource.manager, date);
+    return this.reader.time(date);
   }
 }

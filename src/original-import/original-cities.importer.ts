@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { DataVersions } from '../database/data-versions';
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 import { CitiesRepository } from '../cities/cities.repository';
 import type { CityRecord } from '../cities/city.records';
 import { CITIES_LOCK } from '../cities/city-lock';
@@ -43,7 +42,6 @@ export class OriginalCitiesImporter {
     private readonly config: AppConfig,
     private readonly cities: CitiesRepository,
     private readonly players: PlayersRepository,
-    private readonly versions: DataVersions,
     private readonly imports: OriginalImportRepository,
   ) {}
 
@@ -60,13 +58,9 @@ export class OriginalCitiesImporter {
         run.target,
         page,
         async (tx, chunk) => {
-          let written = false;
+          // Written through the owning repositories, which bump the topics their tables feed.
           for (const row of chunk) {
-            written = (await this.importRow(run, tx, row, owners.get(row) ?? null)) || written;
-          }
-          if (written) {
-            await this.versions.bump(tx, 'cities');
-            await this.versions.bump(tx, 'players');
+            await this.importRow(run, tx, row, owners.get(row) ?? null);
           }
         },
         { lock: CITIES_LOCK },

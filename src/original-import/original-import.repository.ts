@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { datetimeParameter } from '../database/affected-rows';
-import { dateOf } from '../database/transformers';
-import type { Transaction } from '../database/unit-of-work';
+import { dateOf, type DbTime } from '../database/transformers';
+import type { Transaction } from '../database/transaction';
 import type { ClubGroup } from '../club/club-account.entity';
 import type { AchievementDefinition } from '../users/achievements.repository';
-import { OriginalImportLink } from './original-import-link.entity';
 
 /** What a second run compares of a club account with what the import wrote. */
 export interface ImportedAccount {
@@ -33,12 +31,18 @@ const PLAYER_SEEN_SQL = 'SELECT uuid FROM players WHERE uuid = ? AND last_login 
 @Injectable()
 export class OriginalImportRepository {
   async getLink(tx: Transaction, table: string, sourceId: string): Promise<{ targetId: number; importedState: string } | undefined> {
-    const [row] = await tx.query<Array<{ targetId: number | string; importedState: string }>>(LINK_SQL, [table, sourceId]);
-    return row ? { targetId: Number(row.targetId), importedState: row.importedState } : undefined;
+    const row = await tx.one<{ targetId: number; importedState: string }>(LINK_SQL, [table, sourceId]);
+    return row;
   }
 
   async saveLink(tx: Transaction, table: string, sourceId: string, targetId: number, importedState: string): Promise<void> {
-    await tx.insert(OriginalImportLink, { sourceTable: table, sourceId, targetId, importedState, createdAt: new Date() });
+    await tx.run('INSERT INTO original_import_links (source_table, source_id, target_id, imported_state, created_at) VALUES (?, ?, ?, ?, ?)', [
+      table,
+      sourceId,
+      targetId,
+      importedState,
+      tx.time(new Date()),
+    ]);
   }
 
   /**
@@ -49,27 +53,27 @@ export class OriginalImportRepository {
    * for cities and requests.
    */
   async nextId(tx: Transaction, table: 'cities' | 'city_requests' | 'achievements'): Promise<number> {
-    const [row] = await tx.query<Array<{ highest: number | string | null }>>(NEXT_ID_SQL[table]);
-    return Number(row?.highest ?? 0) + 1;
+    const row = await tx.one<{ highest: number | null }>(NEXT_ID_SQL[table]);
+    return (row?.highest ?? 0) + 1;
   }
 
   async getAccount(tx: Transaction, playerUuid: string): Promise<ImportedAccount | undefined> {
-    const [row] = await tx.query<Array<{ id: number | string; passwordHash: string; nickname: string | null; clubgroup: ClubGroup }>>(ACCOUNT_SQL, [playerUuid]);
-    return row ? { ...row, id: Number(row.id) } : undefined;
+    const row = await tx.one<{ id: number; passwordHash: string; nickname: string | null; clubgroup: ClubGroup }>(ACCOUNT_SQL, [playerUuid]);
+    return row;
   }
 
   async getAchievement(tx: Transaction, id: number): Promise<AchievementDefinition | undefined> {
-    const [row] = await tx.query<Array<{ id: number | string; title: string; description: string; hidden: number | string | boolean }>>(ACHIEVEMENT_SQL, [id]);
-    return row ? { id: Number(row.id), title: row.title, description: row.description, hidden: row.hidden === true || Number(row.hidden) === 1 } : undefined;
+    const row = await tx.one<{ id: number; title: string; description: string; hidden: number | boolean }>(ACHIEVEMENT_SQL, [id]);
+    return row ? { id: row.id, title: row.title, description: row.description, hidden: row.hidden === true || row.hidden === 1 } : undefined;
   }
 
   async getUnlockTime(tx: Transaction, uuid: string, achievementId: number): Promise<Date | undefined> {
-    const [row] = await tx.query<Array<{ unlockedAt: Date | string }>>(UNLOCK_SQL, [uuid, achievementId]);
+    const row = await tx.one<{ unlockedAt: DbTime }>(UNLOCK_SQL, [uuid, achievementId]);
     return row ? dateOf(row.unlockedAt) : undefined;
   }
 
   /** Whether the player has a login on or after `since` (exists for this service). */
   async hasLoginSince(tx: Transaction, uuid: string, since: Date): Promise<boolean> {
-    return (await tx.query<unknown[]>(PLAYER_SEEN_SQL, [uuid, datetimeParameter(tx, since)])).length > 0;
+    return (await tx.all<unknown>(PLAYER_SEEN_SQL, [uuid, tx.time(since)])).length > 0;
   }
 }

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { chunks } from '../database/chunks';
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 import type { ClubGroup } from '../club/club-account.entity';
 import { PasswordsService } from '../club/passwords.service';
 import { PlayersRepository } from '../players/players.repository';

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
-import { DataVersions } from '../database/data-versions';
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 import { CitiesRepository } from '../cities/cities.repository';
 import type { CityRecord, CityRequestRecord } from '../cities/city.records';
 import { checkRegion, checkRegionName } from '../cities/city-input';
@@ -78,7 +77,6 @@ export class OriginalRequestsImporter {
     private readonly rules: CityRulesService,
     private readonly players: PlayersRepository,
     private readonly imports: OriginalImportRepository,
-    private readonly versions: DataVersions,
   ) {}
 
   async import(run: Run, onProgress: (table: string, rows: number) => void): Promise<void> {
@@ -100,13 +98,9 @@ export class OriginalRequestsImporter {
           run.target,
           page,
           async (tx, chunk) => {
-            let written = false;
+            // Written through the owning repositories, which bump the topics their tables feed.
             for (const row of chunk) {
-              written = (await this.importRow(run, tx, table, type, row, requesters.get(row) ?? null, newest)) || written;
-            }
-            if (written) {
-              await this.versions.bump(tx, 'cities');
-              await this.versions.bump(tx, 'players');
+              await this.importRow(run, tx, table, type, row, requesters.get(row) ?? null, newest);
             }
           },
           { lock: CITIES_LOCK },

@@ -1,4 +1,4 @@
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 import { inTransactions, ROWS_PER_TRANSACTION, TargetSession } from './target-session';
 
 describe(inTransactions.name, () => {

@@ -1,4 +1,4 @@
-import type { Transaction } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
 
 /**
  * Where one run writes. A real run gives each batch its own short transaction (a cut-off run keeps

@@ -1,16 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { Transaction } from '../database/unit-of-work';
-import { DataSource } from 'typeorm';
 import type { PlayerIdentifier } from '../common/identifiers';
-import { datetimeParameter, executeCountingRows, insertIgnore, isMysql } from '../database/affected-rows';
 import { DataVersions } from '../database/data-versions';
 import { ReadCache } from '../database/read-cache';
 import { SqlReader } from '../database/sql-reader';
 import { chunks } from '../database/chunks';
-import { dateOf } from '../database/transformers';
+import { dateOf, type DbTime } from '../database/transformers';
+import type { Transaction } from '../database/transaction';
 import type { PlayerLoginSummary } from './player-login-summary';
-import { Player } from './player.entity';
+import type { Player } from './player.entity';
 
 /** A player as every read returns it: a plain object with the entity's fields (not a managed entity). */
 export type PlayerRecord = Player;
@@ -29,9 +26,9 @@ interface PlayerRow {
   mcidKey: string | null;
   chatid: string | null;
   permission: string | null;
-  firstLogin: Date | string | null;
-  lastLogin: Date | string | null;
-  createdAt: Date | string;
+  firstLogin: DbTime | null;
+  lastLogin: DbTime | null;
+  createdAt: DbTime;
 }
 
 const PLAYER = `SELECT uuid, mcid, mcid_key AS mcidKey, chatid, permission, first_login AS firstLogin, last_login AS lastLogin, created_at AS createdAt FROM players`;
@@ -66,13 +63,21 @@ function toPlayer(row: PlayerRow | undefined): PlayerRecord | null {
   };
 }
 
+/** True when a city list would show an owner differently after the write. */
+function ownersChanged(before: readonly OwnerNames[], after: readonly OwnerNames[]): boolean {
+  const now = new Map(after.map((owner) => [owner.uuid, owner]));
+  return before.some((owner) => now.get(owner.uuid)?.mcid !== owner.mcid || now.get(owner.uuid)?.chatid !== owner.chatid);
+}
+
 function placeholders(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
 }
 
 /**
- * Every query of `players`: the records, names and chat links. Login records and achievements
- * are the users feature's own tables and repositories (src/users/).
+ * Every query of `players`, and its one writer: the records, names and chat links. Every write
+ * bumps `players`, and `city-owners` when a city owner's game id or chat id changed (compared
+ * before and after, so login batches that change no owner leave city lists cached). Login records
+ * and achievements are the users feature's own tables and repositories (src/users/).
  * Hot reads go through SqlReader's prepared statements (committed data only); `tx` methods run
  * inside the caller's UnitOfWork transaction.
  */
@@ -82,9 +87,8 @@ export class PlayersRepository {
   private readonly loggedIn: ReadCache<PlayerRecord | null>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly reader: SqlReader,
-    versions: DataVersions,
+    private readonly versions: DataVersions,
   ) {
     this.loggedIn = new ReadCache(versions, ['players']);
   }
@@ -102,38 +106,63 @@ export class PlayersRepository {
   /** Cached; the record is shared, not to be mutated. */
   getLoggedIn(kind: PlayerIdentifier['kind'], value: string, since: Date): Promise<PlayerRecord | null> {
     return this.loggedIn.get(`${kind}:${since.getTime()}:${value}`, async () =>
-      toPlayer(await this.reader.one<PlayerRow>(LOGGED_IN_SQL[kind], [value, datetimeParameter(this.dataSource.manager, since)])),
+      toPlayer(await this.reader.one<PlayerRow>(LOGGED_IN_SQL[kind], [value, this.reader.time(since)])),
     );
+  }
+
+  /** Game ids and chat ids by uuid (for Discord messages: a mention by chat id when linked); uuids without a row are left out. */
+  async getNames(uuids: readonly string[]): Promise<Map<string, OwnerNames>> {
+    const names = new Map<string, OwnerNames>();
+    if (uuids.length > 0) {
+      const rows = await this.reader.all<OwnerNames>(`SELECT uuid, mcid, chatid FROM players WHERE uuid IN (${placeholders(uuids.length)})`, uuids);
+      for (const row of rows) {
+        names.set(row.uuid, row);
+      }
+    }
+    return names;
   }
 
   /** The player as the transaction sees it (its own uncommitted writes included). */
   async getInTransaction(tx: Transaction, uuid: string): Promise<PlayerRecord | null> {
-    const rows = await tx.query<PlayerRow[]>(BY_UUID_SQL, [uuid]);
-    return toPlayer(rows[0]);
+    return toPlayer(await tx.one<PlayerRow>(BY_UUID_SQL, [uuid]));
   }
 
   /** Inserts a player not seen before; false when the row already exists. */
   async createIfAbsent(tx: Transaction, uuid: string, mcid: string, createdAt: Date): Promise<boolean> {
-    const inserted = await executeCountingRows(
-      tx,
-      `${insertIgnore(tx)} INTO players (uuid, mcid, mcid_key, created_at) VALUES (?, ?, ?, ?)`,
-      [uuid, mcid, mcid.toLowerCase(), datetimeParameter(tx, createdAt)],
-    );
-    return inserted > 0;
+    const { affectedRows } = await tx.run(`${tx.insertIgnore} INTO players (uuid, mcid, mcid_key, created_at) VALUES (?, ?, ?, ?)`, [
+      uuid,
+      mcid,
+      mcid.toLowerCase(),
+      tx.time(createdAt),
+    ]);
+    if (affectedRows > 0) {
+      // A new player owns no city yet: only player reads can change.
+      await this.versions.bump(tx, 'players');
+    }
+    return affectedRows > 0;
   }
 
   async rename(tx: Transaction, uuid: string, mcid: string): Promise<void> {
-    await tx.update(Player, { uuid }, { mcid, mcidKey: mcid.toLowerCase() });
+    await this.changingNames(tx, [uuid], () => tx.run('UPDATE players SET mcid = ?, mcid_key = ? WHERE uuid = ?', [mcid, mcid.toLowerCase(), uuid]));
   }
 
   /** The player holding a chat id, if any. */
   async getChatHolder(tx: Transaction, chatid: string): Promise<string | null> {
-    const rows = await tx.query<Array<{ uuid: string }>>(CHAT_HOLDER_SQL, [chatid]);
-    return rows[0]?.uuid ?? null;
+    return (await tx.one<{ uuid: string }>(CHAT_HOLDER_SQL, [chatid]))?.uuid ?? null;
   }
 
   async setChatid(tx: Transaction, uuid: string, chatid: string | null): Promise<void> {
-    await tx.update(Player, { uuid }, { chatid });
+    await this.changingNames(tx, [uuid], () => tx.run('UPDATE players SET chatid = ? WHERE uuid = ?', [chatid, uuid]));
+  }
+
+  /** Runs a write of players' names, bumping `players`, and `city-owners` only when an owner's names really changed. */
+  private async changingNames(tx: Transaction, uuids: readonly string[], write: () => Promise<unknown>): Promise<void> {
+    const before = await this.getOwnerNames(tx, uuids);
+    await write();
+    await this.versions.bump(tx, 'players');
+    if (before.length > 0 && ownersChanged(before, await this.getOwnerNames(tx, before.map((owner) => owner.uuid)))) {
+      await this.versions.bump(tx, 'city-owners');
+    }
   }
 
   /**
@@ -142,11 +171,11 @@ export class PlayersRepository {
    * the caller's write, and the caller's before/after comparison is exact.
    */
   async getOwnerNames(tx: Transaction, uuids: readonly string[]): Promise<OwnerNames[]> {
-    const lock = isMysql(tx) ? ' FOR UPDATE' : '';
+    const lock = tx.forUpdate;
     const sorted = [...new Set(uuids)].sort();
     const result: OwnerNames[] = [];
     for (const chunk of chunks(sorted, UPSERT_CHUNK)) {
-      const rows = await tx.query<OwnerNames[]>(
+      const rows = await tx.all<OwnerNames>(
         `SELECT p.uuid AS uuid, p.mcid AS mcid, p.chatid AS chatid FROM players p WHERE p.uuid IN (${placeholders(chunk.length)}) ` +
           `AND EXISTS (SELECT 1 FROM cities c WHERE c.owner_uuid = p.uuid) ORDER BY p.uuid${lock}`,
         chunk,
@@ -165,7 +194,7 @@ export class PlayersRepository {
   async upsertFromLogins(tx: Transaction, summaries: readonly PlayerLoginSummary[]): Promise<void> {
     // MySQL evaluates SET left to right, so last_login comes last: the conditions before it must see the old value.
     const later = (incoming: string): string => `players.last_login IS NULL OR players.last_login < ${incoming}`;
-    const upsert = isMysql(tx)
+    const upsert = tx.isMysql
       ? `ON DUPLICATE KEY UPDATE
            first_login = IF(players.first_login IS NULL OR players.first_login > VALUES(first_login), VALUES(first_login), players.first_login),
            mcid = IF(${later('VALUES(last_login)')}, VALUES(mcid), players.mcid),
@@ -178,7 +207,11 @@ export class PlayersRepository {
            mcid_key = CASE WHEN ${later('excluded.last_login')} THEN excluded.mcid_key ELSE players.mcid_key END,
            permission = CASE WHEN ${later('excluded.last_login')} THEN excluded.permission ELSE players.permission END,
            last_login = CASE WHEN ${later('excluded.last_login')} THEN excluded.last_login ELSE players.last_login END`;
-    await this.insertSummaries(tx, summaries, `INSERT INTO players`, upsert);
+    await this.changingNames(
+      tx,
+      summaries.map((summary) => summary.uuid),
+      () => this.insertSummaries(tx, summaries, `INSERT INTO players`, upsert),
+    );
   }
 
   /**
@@ -187,7 +220,9 @@ export class PlayersRepository {
    * the end with `settleFromLogins` (docs/moving-from-original.md, "Figures").
    */
   async insertAbsentFromLogins(tx: Transaction, summaries: readonly PlayerLoginSummary[]): Promise<void> {
-    await this.insertSummaries(tx, summaries, `${insertIgnore(tx)} INTO players`, '');
+    // New rows only, of players who own no city yet: player reads may change (a cached "not found").
+    await this.insertSummaries(tx, summaries, `${tx.insertIgnore} INTO players`, '');
+    await this.versions.bump(tx, 'players');
   }
 
   /**
@@ -201,36 +236,37 @@ export class PlayersRepository {
     const latest = `(SELECT MAX(l.logged_in_at) ${ofPlayer})`;
     const ofLatest = (column: string): string => `(SELECT l.${column} ${ofPlayer} ORDER BY l.logged_in_at DESC LIMIT 1)`;
     const later = `players.last_login IS NULL OR players.last_login < ${latest}`;
-    const sorted = [...new Set(uuids)].sort();
-    for (const chunk of chunks(sorted, UPSERT_CHUNK)) {
-      // last_login comes last: MySQL evaluates SET left to right, and the conditions before it must see the old value.
-      await tx.query(
-        `UPDATE players SET
-           first_login = CASE WHEN players.first_login IS NULL OR players.first_login > ${earliest} THEN ${earliest} ELSE players.first_login END,
-           mcid = CASE WHEN ${later} THEN ${ofLatest('mcid')} ELSE players.mcid END,
-           mcid_key = CASE WHEN ${later} THEN LOWER(${ofLatest('mcid')}) ELSE players.mcid_key END,
-           permission = CASE WHEN ${later} THEN ${ofLatest('permission')} ELSE players.permission END,
-           last_login = CASE WHEN ${later} THEN ${latest} ELSE players.last_login END
-         WHERE players.uuid IN (${placeholders(chunk.length)}) AND EXISTS (SELECT 1 ${ofPlayer})`,
-        chunk,
-      );
-    }
+    await this.changingNames(tx, uuids, async () => {
+      for (const chunk of chunks([...new Set(uuids)].sort(), UPSERT_CHUNK)) {
+        // last_login comes last: MySQL evaluates SET left to right, and the conditions before it must see the old value.
+        await tx.run(
+          `UPDATE players SET
+             first_login = CASE WHEN players.first_login IS NULL OR players.first_login > ${earliest} THEN ${earliest} ELSE players.first_login END,
+             mcid = CASE WHEN ${later} THEN ${ofLatest('mcid')} ELSE players.mcid END,
+             mcid_key = CASE WHEN ${later} THEN LOWER(${ofLatest('mcid')}) ELSE players.mcid_key END,
+             permission = CASE WHEN ${later} THEN ${ofLatest('permission')} ELSE players.permission END,
+             last_login = CASE WHEN ${later} THEN ${latest} ELSE players.last_login END
+           WHERE players.uuid IN (${placeholders(chunk.length)}) AND EXISTS (SELECT 1 ${ofPlayer})`,
+          chunk,
+        );
+      }
+    });
   }
 
   /** One multi-row INSERT of summaries per chunk, sorted so concurrent batches lock shared rows in one order (no deadlock on MySQL). */
   private async insertSummaries(tx: Transaction, summaries: readonly PlayerLoginSummary[], insert: string, tail: string): Promise<void> {
-    const now = datetimeParameter(tx, new Date());
+    const now = tx.time(new Date());
     const sorted = [...summaries].sort((a, b) => (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
     for (const chunk of chunks(sorted, UPSERT_CHUNK)) {
-      await tx.query(
+      await tx.run(
         `${insert} (uuid, mcid, mcid_key, permission, first_login, last_login, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')} ${tail}`,
         chunk.flatMap((summary) => [
           summary.uuid,
           summary.latest.mcid,
           summary.latest.mcid.toLowerCase(),
           summary.latest.permission,
-          datetimeParameter(tx, summary.firstLogin),
-          datetimeParameter(tx, summary.latest.loggedInAt),
+          tx.time(summary.firstLogin),
+          tx.time(summary.latest.loggedInAt),
           now,
         ]),
       );

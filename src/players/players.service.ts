@@ -1,22 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { PlayerIdentifier } from '../common/identifiers';
-import { DataVersions } from '../database/data-versions';
-import { Transaction, UnitOfWork } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
+import { UnitOfWork } from '../database/unit-of-work';
 import type { PlayerLoginSummary } from './player-login-summary';
-import { OwnerNames, PlayerRecord, PlayersRepository } from './players.repository';
-
-/** True when a city list would show an owner differently after the write. */
-function ownersChanged(before: readonly OwnerNames[], after: readonly OwnerNames[]): boolean {
-  const now = new Map(after.map((owner) => [owner.uuid, owner]));
-  return before.some((owner) => now.get(owner.uuid)?.mcid !== owner.mcid || now.get(owner.uuid)?.chatid !== owner.chatid);
-}
+import { PlayerRecord, PlayersRepository } from './players.repository';
 
 /** The shared player registry: who a uuid or a game id refers to. */
 @Injectable()
 export class PlayersService {
   constructor(
     private readonly players: PlayersRepository,
-    private readonly versions: DataVersions,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
@@ -50,54 +43,34 @@ export class PlayersService {
     const existing = await this.players.getInTransaction(tx, key);
     // A player without login records has no better source for the name than the game server now.
     if (existing && !existing.firstLogin && existing.mcid !== mcid) {
-      await this.changeNames(tx, [key], () => this.players.rename(tx, key, mcid));
+      await this.players.rename(tx, key, mcid);
     }
   }
 
-  /**
-   * Keeps `players` in step with newly stored login records, inside the caller's transaction.
-   * Bumps `players` for every batch, `city-owners` only when a city owner's name changed.
-   */
+  /** Keeps `players` in step with newly stored login records, inside the caller's transaction. */
   async recordLogins(tx: Transaction, summaries: readonly PlayerLoginSummary[]): Promise<void> {
     if (summaries.length === 0) {
       return;
     }
-    await this.changeNames(
-      tx,
-      summaries.map((summary) => summary.uuid),
-      () => this.players.upsertFromLogins(tx, summaries),
-    );
+    await this.players.upsertFromLogins(tx, summaries);
   }
 
-  /**
-   * The history import's half of `recordLogins`: only players with no row yet get one (no version
-   * bump: nothing a reader cached changes); `settleFromLogins` completes every summary at the end.
-   */
+  /** The history import's half of `recordLogins`: only players with no row yet get one; `settleFromLogins` completes every summary at the end. */
   async addAbsentFromLogins(tx: Transaction, summaries: readonly PlayerLoginSummary[]): Promise<void> {
     if (summaries.length > 0) {
       await this.players.insertAbsentFromLogins(tx, summaries);
     }
   }
 
-  /** Settles the summaries of `uuids` from their stored login records, with the same version bumps as `recordLogins`. */
+  /** Settles the summaries of `uuids` from their stored login records. */
   async settleFromLogins(tx: Transaction, uuids: readonly string[]): Promise<void> {
     if (uuids.length > 0) {
-      await this.changeNames(tx, uuids, () => this.players.settleFromLogins(tx, uuids));
+      await this.players.settleFromLogins(tx, uuids);
     }
   }
 
-  /** Links or unlinks a chat id inside the caller's transaction (same version bumps as a rename). */
+  /** Links or unlinks a chat id inside the caller's transaction. */
   async setChatid(tx: Transaction, uuid: string, chatid: string | null): Promise<void> {
-    await this.changeNames(tx, [uuid], () => this.players.setChatid(tx, uuid, chatid));
-  }
-
-  /** Runs a write that may change what player reads show, bumping only the topics it really changed. */
-  private async changeNames(tx: Transaction, uuids: readonly string[], write: () => Promise<void>): Promise<void> {
-    const before = await this.players.getOwnerNames(tx, uuids);
-    await write();
-    await this.versions.bump(tx, 'players');
-    if (before.length > 0 && ownersChanged(before, await this.players.getOwnerNames(tx, before.map((owner) => owner.uuid)))) {
-      await this.versions.bump(tx, 'city-owners');
-    }
+    await this.players.setChatid(tx, uuid, chatid);
   }
 }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SqlReader } from '../database/sql-reader';
-import { dateOf } from '../database/transformers';
-import type { Transaction } from '../database/unit-of-work';
-import { UserKey } from './user-key.entity';
+import { dateOf, type DbTime } from '../database/transformers';
+import type { Transaction } from '../database/transaction';
 
 /** A stored user key, whatever its state. */
 export interface UserKeyRecord {
@@ -13,16 +12,16 @@ export interface UserKeyRecord {
 }
 
 interface UserKeyRow {
-  id: number | string;
+  id: number;
   playerUuid: string;
-  expiresAt: Date | string;
-  spentAt: Date | string | null;
+  expiresAt: DbTime;
+  spentAt: DbTime | null;
 }
 
 const USER_KEY_SQL = 'SELECT id, player_uuid AS playerUuid, expires_at AS expiresAt, spent_at AS spentAt FROM user_keys WHERE key_hash = ?';
 
 function toUserKey(row: UserKeyRow): UserKeyRecord {
-  return { id: Number(row.id), playerUuid: row.playerUuid, expiresAt: dateOf(row.expiresAt), spent: row.spentAt !== null };
+  return { id: row.id, playerUuid: row.playerUuid, expiresAt: dateOf(row.expiresAt), spent: row.spentAt !== null };
 }
 
 /** User keys (single-use keys from the game, stored as hashes): the one owner of `user_keys`. */
@@ -32,8 +31,13 @@ export class UserKeysRepository {
 
   /** Replaces a player's user key (one per player). */
   async replace(tx: Transaction, playerUuid: string, keyHash: string, createdAt: Date, expiresAt: Date): Promise<void> {
-    await tx.delete(UserKey, { playerUuid });
-    await tx.insert(UserKey, { playerUuid, keyHash, createdAt, expiresAt, spentAt: null });
+    await tx.run('DELETE FROM user_keys WHERE player_uuid = ?', [playerUuid]);
+    await tx.run('INSERT INTO user_keys (player_uuid, key_hash, created_at, expires_at, spent_at) VALUES (?, ?, ?, ?, NULL)', [
+      playerUuid,
+      keyHash,
+      tx.time(createdAt),
+      tx.time(expiresAt),
+    ]);
   }
 
   async getByHash(keyHash: string): Promise<UserKeyRecord | null> {
@@ -43,12 +47,8 @@ export class UserKeysRepository {
 
   /** Spends an unspent, unexpired key; false when another request spent it first (or it expired). */
   async spend(tx: Transaction, id: number, now: Date): Promise<boolean> {
-    const result = await tx
-      .createQueryBuilder()
-      .update(UserKey)
-      .set({ spentAt: now })
-      .where('id = :id AND spent_at IS NULL AND expires_at > :now', { id, now })
-      .execute();
-    return result.affected === 1;
+    const time = tx.time(now);
+    const { affectedRows } = await tx.run('UPDATE user_keys SET spent_at = ? WHERE id = ? AND spent_at IS NULL AND expires_at > ?', [time, id, time]);
+    return affectedRows === 1;
   }
 }

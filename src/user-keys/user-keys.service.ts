@@ -4,7 +4,8 @@ import { USER_KEY_PATTERN } from '../common/identifiers';
 import { hashSecret, newUserKey } from '../common/secrets';
 import { AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/database-errors';
-import { Transaction, UnitOfWork } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
+import { UnitOfWork } from '../database/unit-of-work';
 import { PlayersService } from '../players/players.service';
 import { UserKeysRepository } from './user-keys.repository';
 

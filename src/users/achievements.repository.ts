@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
-import { datetimeParameter, executeCountingRows, insertIgnore } from '../database/affected-rows';
 import { SqlReader } from '../database/sql-reader';
-import { isoTime } from '../database/transformers';
-import type { Transaction } from '../database/unit-of-work';
-import { Achievement } from './achievement.entity';
+import { type DbTime, isoTime } from '../database/transformers';
+import type { Transaction } from '../database/transaction';
 
 export interface AchievementDefinition {
   id: number;
@@ -29,11 +26,11 @@ export interface AchievementView {
 }
 
 interface UnlockedRow {
-  id: number | string;
+  id: number;
   title: string;
   description: string;
-  hidden: number | boolean | string;
-  unlockedAt: Date | string;
+  hidden: number | boolean;
+  unlockedAt: DbTime;
 }
 
 // Served by UQ_achievement_unlocks_player_achievement (a player's few unlocks, sorted after the seek).
@@ -45,11 +42,11 @@ const ACHIEVEMENT_TOTAL_SQL = 'SELECT COUNT(*) AS total FROM achievements';
 
 function toAchievementView(row: UnlockedRow): AchievementView {
   return {
-    id: Number(row.id),
+    id: row.id,
     title: row.title,
     description: row.description,
     // SQLite and MySQL hand booleans back as 0/1.
-    hidden: row.hidden === true || Number(row.hidden) === 1,
+    hidden: row.hidden === true || row.hidden === 1,
     unlockedAt: isoTime(row.unlockedAt)!,
   };
 }
@@ -64,30 +61,37 @@ export class AchievementsRepository {
     if (ids.length === 0) {
       return new Set();
     }
-    const rows = await tx.find(Achievement, { select: { id: true }, where: { id: In([...ids]) } });
+    const rows = await tx.all<{ id: number }>(`SELECT id FROM achievements WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
     return new Set(rows.map((row) => row.id));
   }
 
   async insertDefinitions(tx: Transaction, definitions: readonly AchievementDefinition[], now: Date): Promise<void> {
     if (definitions.length > 0) {
-      await tx.insert(
-        Achievement,
-        definitions.map((definition) => ({ ...definition, createdAt: now, updatedAt: now })),
+      const time = tx.time(now);
+      await tx.run(
+        `INSERT INTO achievements (id, title, description, hidden, created_at, updated_at) VALUES ${definitions.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+        definitions.flatMap((definition) => [definition.id, definition.title, definition.description, definition.hidden ? 1 : 0, time, time]),
       );
     }
   }
 
   async updateDefinition(tx: Transaction, definition: AchievementDefinition, now: Date): Promise<void> {
-    await tx.update(Achievement, { id: definition.id }, { title: definition.title, description: definition.description, hidden: definition.hidden, updatedAt: now });
+    await tx.run('UPDATE achievements SET title = ?, description = ?, hidden = ?, updated_at = ? WHERE id = ?', [
+      definition.title,
+      definition.description,
+      definition.hidden ? 1 : 0,
+      tx.time(now),
+      definition.id,
+    ]);
   }
 
   /** Stores unlocks, skipping repeats (same player and achievement); returns how many were new. */
   async insertUnlocks(tx: Transaction, items: readonly UnlockInput[], now: Date): Promise<number> {
-    return executeCountingRows(
-      tx,
-      `${insertIgnore(tx)} INTO achievement_unlocks (player_uuid, achievement_id, unlocked_at, created_at) VALUES ${items.map(() => '(?, ?, ?, ?)').join(', ')}`,
-      items.flatMap((item) => [item.uuid.toLowerCase(), item.achievementId, datetimeParameter(tx, item.unlockedAt), datetimeParameter(tx, now)]),
+    const { affectedRows } = await tx.run(
+      `${tx.insertIgnore} INTO achievement_unlocks (player_uuid, achievement_id, unlocked_at, created_at) VALUES ${items.map(() => '(?, ?, ?, ?)').join(', ')}`,
+      items.flatMap((item) => [item.uuid.toLowerCase(), item.achievementId, tx.time(item.unlockedAt), tx.time(now)]),
     );
+    return affectedRows;
   }
 
   /** A player's unlocked achievements, oldest first. */
@@ -96,6 +100,6 @@ export class AchievementsRepository {
   }
 
   async count(): Promise<number> {
-    return Number((await this.reader.one<{ total: number | string }>(ACHIEVEMENT_TOTAL_SQL))?.total ?? 0);
+    return (await this.reader.one<{ total: number }>(ACHIEVEMENT_TOTAL_SQL))?.total ?? 0;
   }
 }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ApiError, detail } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
 import { isUniqueViolation } from '../database/database-errors';
-import { Transaction, UnitOfWork } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
+import { UnitOfWork } from '../database/unit-of-work';
 import { PlayersRepository } from '../players/players.repository';
 import { PlayersService } from '../players/players.service';
 

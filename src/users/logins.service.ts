@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { Transaction, UnitOfWork } from '../database/unit-of-work';
+import type { Transaction } from '../database/transaction';
+import { UnitOfWork } from '../database/unit-of-work';
 import { PlayersService } from '../players/players.service';
 import { LoginInput, PreparedLoginBatch, prepareLoginBatch } from './login-batch';
 import { LoginsRepository } from './logins.repository';

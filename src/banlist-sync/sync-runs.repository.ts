@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { SqlReader } from '../database/sql-reader';
+import type { Transaction } from '../database/transaction';
+import { type DbTime, isoTime } from '../database/transformers';
+import type { SyncTrigger } from './banlist-sync-run.entity';
+import type { SyncSummary } from './banlist.view';
+
+interface SyncRunRow {
+  players: number;
+  updated: number;
+  failed: number;
+  removedBans: number;
+  startedAt: DbTime;
+  finishedAt: DbTime;
+}
+
+const LAST_RUN_SQL =
+  'SELECT players, updated, failed, removed_bans AS removedBans, started_at AS startedAt, finished_at AS finishedAt ' +
+  'FROM banlist_sync_runs ORDER BY finished_at DESC, id DESC LIMIT 1';
+const INSERT_SQL = 'INSERT INTO banlist_sync_runs (triggered_by, players, updated, failed, removed_bans, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
+
+/** The record of ban-list sync runs: the one writer of `banlist_sync_runs` (no cached read depends on it). */
+@Injectable()
+export class SyncRunsRepository {
+  constructor(private readonly reader: SqlReader) {}
+
+  async insertRun(tx: Transaction, trigger: SyncTrigger, summary: SyncSummary): Promise<void> {
+    await tx.run(INSERT_SQL, [
+      trigger,
+      summary.players,
+      summary.updated,
+      summary.failed,
+      summary.removedBans,
+      tx.time(new Date(summary.startedAt)),
+      tx.time(new Date(summary.finishedAt)),
+    ]);
+  }
+
+  async getLastRun(): Promise<SyncSummary | null> {
+    const row = await this.reader.one<SyncRunRow>(LAST_RUN_SQL);
+    return row ? { ...row, startedAt: isoTime(row.startedAt)!, finishedAt: isoTime(row.finishedAt)! } : null;
+  }
+}
