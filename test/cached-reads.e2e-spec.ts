@@ -170,7 +170,7 @@ describe('cached public reads before the router (e2e)', () => {
     const headFast = await fast.request('HEAD', `/users/${owner.uuid}`, { headers: { 'x-forwarded-for': ip } });
     const headNest = await nest.request('HEAD', `/users/${owner.uuid}`, { headers: { 'x-forwarded-for': ip } });
     expect(headFast.status).toBe(200);
-    expect(headersOf(headFast)).toEqual(headersOf(headNest));
+    expectSameHeaders(headFast, headNest);
   });
 
   it('counts the reads in the per-address limit and answers the 429 alike', async () => {
@@ -178,14 +178,12 @@ describe('cached public reads before the router (e2e)', () => {
     expect((await login(owner.uuid, owner.mcid)).status).toBe(200);
     const path = `/users/${owner.uuid}`;
     const ip = clientAddress();
-    for (const app of [fast, nest]) {
-      for (let sent = 0; sent < RATE_LIMITS.perIp.points; sent += 50) {
-        const results = await Promise.all(Array.from({ length: 50 }, () => app.get(path, { headers: { 'x-forwarded-for': ip } })));
-        expect(results.filter((result) => result.status !== 200)).toEqual([]);
-      }
+    // Both instances in step, so that their windows fill at the same moments.
+    for (let sent = 0; sent < RATE_LIMITS.perIp.points; sent += 25) {
+      const results = await Promise.all([fast, nest].flatMap((app) => Array.from({ length: 25 }, () => app.get(path, { headers: { 'x-forwarded-for': ip } }))));
+      expect(results.filter((result) => result.status !== 200)).toEqual([]);
     }
-    const limitedFast = await fast.get(path, { headers: { 'x-forwarded-for': ip, origin: ORIGIN } });
-    const limitedNest = await nest.get(path, { headers: { 'x-forwarded-for': ip, origin: ORIGIN } });
+    const [limitedFast, limitedNest] = await Promise.all([fast, nest].map((app) => app.get(path, { headers: { 'x-forwarded-for': ip, origin: ORIGIN } })));
     expect(limitedFast.status).toBe(429);
     expectSameHeaders(limitedFast, limitedNest);
     expect(limitedFast.headers.get('ratelimit-reset')).toBe(limitedFast.headers.get('retry-after'));
