@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench — seeds a data set into a fresh database, starts the service as its own process
 // (NODE_ENV=production, LOG_LEVEL=warn, rate limits off), and measures it against two yardsticks
-// in the same run: a raw node:http server and a bare NestJS 11 + Fastify route, both answering a
+// in the same run: a raw node:http server and a bare NestJS 12 + Fastify route, both answering a
 // fixed ~570-byte JSON body, each in its own process. The load generator (autocannon) runs in a
 // process of its own too (bench/load.js), so every number measures a server, not the generator.
 //

@@ -1,4 +1,4 @@
-// The framework's floor: a bare NestJS 11 + Fastify application with one GET route returning the
+// The framework's floor: a bare NestJS 12 + Fastify application with one GET route returning the
 // same fixed ~500-byte object as the raw baseline (bench/fixed-body.js), serialised by Fastify.
 // No pipes, guards, interceptors, filters or hooks; Nest's logger off. Its own process.
 require('reflect-metadata');

@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { NestFactory } from '@nestjs/core';
+import type { Type } from '@nestjs/common';
+import { NestFactory, Reflector } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
+import { AUTH_REQUIREMENT } from './auth/auth.decorators';
+import { BanlistController } from './banlist-sync/banlist.controller';
+import { BanlistUserDto } from './banlist-sync/dto/banlist.dto';
+import { CitiesController } from './cities/cities.controller';
+import { FindCityByPathDto } from './cities/dto/city.dto';
 import { BuildInfo } from './common/build-info';
 import { assertSingleValued, registerBodyParsers } from './common/http/body-parsers';
+import { CachedRead, registerCachedReads } from './common/http/cached-reads';
 import { registerEnvelope } from './common/http/envelope.hook';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './common/http/json-depth';
 import { ApiError } from './common/errors/api-error';
@@ -18,6 +25,7 @@ import { PinoNestLogger } from './common/logging/pino-nest-logger';
 import { REDACTED_PATHS, redactUrl } from './common/logging/redact';
 import { finishDocument } from './common/openapi/openapi-document';
 import { Telemetry } from './common/telemetry/telemetry';
+import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { fastifyTrustProxy } from './config/trust-proxy';
 import { captchaProviderFor, consoleCsp, isConsolePath } from './console/console-csp';
@@ -25,6 +33,8 @@ import { isMapPath, PUBLIC_MAP_HEADERS } from './maps/map-file';
 import { MetricsService } from './metrics/metrics.service';
 import { PathHeaders, registerHttpHygiene, registerRateLimit } from './security/http-security';
 import { transportErrorHandlers } from './security/transport-errors';
+import { FindUserDto } from './users/dto/user-lookup.dto';
+import { UsersController } from './users/users.controller';
 
 const SMALL_BODY_LIMIT = 64 * 1024;
 const LARGE_BODY_LIMIT = 1024 * 1024;
@@ -32,6 +42,8 @@ const LARGE_BODY_LIMIT = 1024 * 1024;
 export interface CreateAppOptions {
   /** Where log lines go (tests capture them); stdout when absent. */
   logStream?: DestinationStream;
+  /** false: the cached reads go through Nest's router like every route (tests compare the two ways). */
+  cachedReads?: boolean;
 }
 
 /** Paths that are not API routes and so have no `/v1` alias (docs/api.md, Requests and responses). */
@@ -78,6 +90,30 @@ function featureHeaders(config: AppConfig): PathHeaders[] {
     { matches: isConsolePath, headers: { 'content-security-policy': consoleCsp(config.RECAPTCHA_SITE_KEY ? captchaProviderFor(config.RECAPTCHA_VERIFY_URL) : undefined) } },
     // Maps are public files (docs/console-and-maps.md, Maps): any site may load them, errors included.
     { matches: isMapPath, headers: PUBLIC_MAP_HEADERS },
+  ];
+}
+
+/**
+ * A public read answered before Nest's router: the controller's own handler with its own DTO. A
+ * handler that needs a credential cannot be one (its guard would be skipped): the start fails.
+ */
+function publicRead<C extends object, Input>(app: NestFastifyApplication, controller: Type<C>, handler: (this: C, input: Input) => Promise<object>, url: string, input: Type<Input>): CachedRead {
+  if (app.get(Reflector).getAllAndOverride(AUTH_REQUIREMENT, [handler, controller]) !== undefined) {
+    throw new Error(`${controller.name}.${handler.name} needs a credential: it cannot be a cached read`);
+  }
+  const instance = app.get(controller);
+  return { url, input, handle: (validated) => handler.call(instance, validated as Input) };
+}
+
+/**
+ * The hot public reads, served from the read caches through their controllers' handlers without
+ * Nest's per-request pipeline (docs/design-and-performance.md, Performance).
+ */
+function cachedReads(app: NestFastifyApplication): CachedRead[] {
+  return [
+    publicRead(app, CitiesController, CitiesController.prototype.findByPath, '/cities/:id', FindCityByPathDto),
+    publicRead(app, UsersController, UsersController.prototype.findByPath, '/users/:identifier', FindUserDto),
+    publicRead(app, BanlistController, BanlistController.prototype.byPath, '/users/banlist/:uuid', BanlistUserDto),
   ];
 }
 
@@ -156,6 +192,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.get(MetricsService).collectProcessMetrics();
   registerResponseHook(fastify, app.get(Telemetry), ['info', 'debug', 'trace'].includes(config.LOG_LEVEL));
   registerRateLimit(app);
+  // After the rate limit's hook, so that it counts these requests too; Nest adds its routes in init().
+  const assertCachedReadsAttached = registerCachedReads(fastify, createValidationPipe(), options.cachedReads === false ? [] : cachedReads(app));
 
   const version = app.get(BuildInfo).version;
   registerEnvelope(fastify, version);
@@ -190,5 +228,6 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/openapi.json', yamlDocumentUrl: 'docs/openapi.yaml' });
 
   await app.init();
+  assertCachedReadsAttached();
   return app;
 }

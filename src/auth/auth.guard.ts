@@ -45,15 +45,18 @@ export class AuthGuard implements CanActivate {
     return this.activate(requirement, context.switchToHttp().getRequest<RequestWithCaller>());
   }
 
-  private async activate(requirement: AuthRequirement, request: RequestWithCaller): Promise<boolean> {
-    request[CALLER] = await this.authenticate(requirement, request);
-    return true;
+  // Not async functions: a club token (every GET /club/@me) costs one promise, not three (docs/design-and-performance.md, Performance).
+  private activate(requirement: AuthRequirement, request: RequestWithCaller): Promise<boolean> {
+    return this.authenticate(requirement, request).then((caller) => {
+      request[CALLER] = caller;
+      return true;
+    });
   }
 
-  private async authenticate(requirement: AuthRequirement, request: RequestWithCaller): Promise<Caller> {
+  private authenticate(requirement: AuthRequirement, request: RequestWithCaller): Promise<Caller> {
     switch (requirement.kind) {
       case 'club':
-        return { kind: 'club', session: await this.clubTokens.authenticate(userTokenOf(request)) };
+        return this.clubTokens.authenticate(userTokenOf(request)).then((session) => ({ kind: 'club', session }));
       case 'apikey':
         if (requirement.consoleSession && !apiKeyOf(request) && sessionCookieOf(request.headers.cookie) !== undefined) {
           return this.operatorSession(request, requirement.scope);

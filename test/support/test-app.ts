@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import { createApp } from '../../src/app.factory';
+import { createApp, type CreateAppOptions } from '../../src/app.factory';
 import { ApiKeysService } from '../../src/api-keys/api-keys.service';
 import type { ApiScope } from '../../src/api-keys/api-key.entity';
 import { loadConfig } from '../../src/config/app-config';
@@ -40,7 +40,11 @@ export class TestApp {
     readonly database: TestDatabase,
   ) {}
 
-  static async start(env: Record<string, string> = {}, shared?: { database?: TestDatabase; captcha?: FakeCaptcha }): Promise<TestApp> {
+  static async start(
+    env: Record<string, string> = {},
+    shared?: { database?: TestDatabase; captcha?: FakeCaptcha },
+    appOptions: Omit<CreateAppOptions, 'logStream'> = {},
+  ): Promise<TestApp> {
     const captcha = shared?.captcha ?? new FakeCaptcha();
     const captchaUrl = shared?.captcha ? undefined : await captcha.start();
     const database = shared?.database ?? (await createTestDatabase());
@@ -62,7 +66,7 @@ export class TestApp {
         callback();
       },
     });
-    const app = await createApp(config, { logStream });
+    const app = await createApp(config, { ...appOptions, logStream });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.getHttpServer().address() as AddressInfo;
     return new TestApp(app, lines, `http://127.0.0.1:${port}`, captcha, database);

@@ -107,6 +107,10 @@ export class FastValidationPipe extends ValidationPipe {
         throw ApiError.badRequest(msg('validation.invalidParameter', { fields: [name.split('.')[0]] }), [detail(name, msg('validation.characters', { field: name }))]);
       }
     }
+    if (metadata.type === 'custom' && !this.toValidate(metadata)) {
+      // A value the server made (a session, a client address): the pipe returns it as it is anyway.
+      return value;
+    }
     if (metatype && metadata.type === 'custom') {
       let plan = this.plans.get(metatype);
       if (plan === undefined) {
