@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { QueryDeepPartialEntity } from 'typeorm';
 import { SqlReader } from '../database/sql-reader';
 import { isoTime } from '../database/transformers';
 import type { Transaction } from '../database/unit-of-work';

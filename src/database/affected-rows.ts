@@ -1,5 +1,4 @@
-import type { EntityManager, QueryResult } from 'typeorm';
-import { DateUtils } from 'typeorm/util/DateUtils';
+import { DateUtils, type EntityManager, type QueryResult } from 'typeorm';
 
 /**
  * Runs a write and returns how many rows it changed. TypeORM's own InsertResult hides this on
