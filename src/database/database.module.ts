@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { TelemetryModule } from '../common/telemetry/telemetry.module';
 import { AppConfig } from '../config/app-config';
@@ -43,7 +43,7 @@ import { UnitOfWork } from './unit-of-work';
       },
     }),
   ],
-  providers: [UnitOfWork, DataVersions, SqlReader],
+  providers: [UnitOfWork, DataVersions, { provide: SqlReader, inject: [getDataSourceToken()], useFactory: (dataSource: DataSource) => SqlReader.open(dataSource) }],
   exports: [UnitOfWork, DataVersions, SqlReader],
 })
 export class DatabaseModule {}

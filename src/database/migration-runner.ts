@@ -44,7 +44,17 @@ async function runOnMysql(dataSource: DataSource): Promise<Migration[]> {
 }
 
 async function runOnSqlite(dataSource: DataSource): Promise<Migration[]> {
-  const db = (dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
+  // TypeORM's one better-sqlite3 connection, through its public QueryRunner.connect(): the
+  // migrations run on it, so the transaction and pragmas below must be set on it too.
+  const runner = dataSource.createQueryRunner();
+  try {
+    return await migrateInOneTransaction(dataSource, (await runner.connect()) as Database);
+  } finally {
+    await runner.release();
+  }
+}
+
+async function migrateInOneTransaction(dataSource: DataSource, db: Database): Promise<Migration[]> {
   // Waiting for another process's migrations blocks this one's event loop; at start, before
   // listening, that is what we want.
   db.pragma(`busy_timeout = ${LOCK_WAIT_SECONDS * 1000}`);
