@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import type { DataSource, Migration } from 'typeorm';
-import { withoutQueryDeadline } from './mysql-deadlines';
+import { DataSource, type Migration } from 'typeorm';
+import { withoutStatementDeadline } from './mysql-deadlines';
 import { convertTablesToUtf8mb4, setDatabaseDefaultToUtf8mb4 } from './utf8mb4';
 
 /** How long an instance waits for another one's migrations before giving up. */
@@ -18,8 +18,17 @@ export const SQLITE_BUSY_TIMEOUT_MS = 2000;
  *   migrations; another process waits for it, then finds nothing pending.
  */
 export async function runMigrationsLocked(dataSource: DataSource): Promise<Migration[]> {
-  // A migration may rewrite a whole table, and the lock wait is minutes: no per-statement deadline.
-  return dataSource.options.type === 'mysql' ? withoutQueryDeadline(dataSource, () => runOnMysql(dataSource)) : runOnSqlite(dataSource);
+  if (dataSource.options.type !== 'mysql') {
+    return runOnSqlite(dataSource);
+  }
+  // A migration may rewrite a whole table, and the lock wait is minutes: no per-statement
+  // deadline, so they run on a data source (and pool) of their own without it.
+  const migrator = await new DataSource({ ...withoutStatementDeadline(dataSource.options), migrationsRun: false }).initialize();
+  try {
+    return await runOnMysql(migrator);
+  } finally {
+    await migrator.destroy();
+  }
 }
 
 async function runOnMysql(dataSource: DataSource): Promise<Migration[]> {
