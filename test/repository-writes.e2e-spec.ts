@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INJECTABLE_WATERMARK } from '@nestjs/common/constants';
 import { ApiKeysRepository } from '../src/api-keys/api-keys.repository';
 import { BanlistRepository } from '../src/banlist-sync/banlist.repository';
 import { SyncLeasesRepository } from '../src/banlist-sync/sync-leases.repository';
@@ -64,14 +63,14 @@ function parseOwnershipTable(markdown: string): OwnershipRow[] {
   return rows;
 }
 
-/** Every Nest provider class exported by a `*.repository.ts` under src/. */
+/** Every class named `…Repository` exported by a `*.repository.ts` under src/ (the house naming rule for repositories). */
 async function repositoryClasses(): Promise<Array<{ file: string; cls: new (...args: never[]) => object }>> {
   const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.repository.ts'));
   const found: Array<{ file: string; cls: new (...args: never[]) => object }> = [];
   for (const file of files.sort()) {
     const exports = (await import(join(SRC, file))) as Record<string, unknown>;
     for (const value of Object.values(exports)) {
-      if (typeof value === 'function' && Reflect.getMetadata(INJECTABLE_WATERMARK, value) === true) {
+      if (typeof value === 'function' && /Repository$/.test(value.name)) {
         found.push({ file, cls: value as new (...args: never[]) => object });
       }
     }

@@ -1,12 +1,12 @@
 import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { TelemetryModule } from '../common/telemetry/telemetry.module';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
 import { DataVersions } from './data-versions';
 import { runMigrationsLocked } from './migration-runner';
-import { guardedMysqlDriver } from './mysql-deadlines';
+import { mysqlDeadlineOptions } from './mysql-deadlines';
 import { SqlReader } from './sql-reader';
 import { UnitOfWork } from './unit-of-work';
 
@@ -21,7 +21,7 @@ import { UnitOfWork } from './unit-of-work';
         return {
           ...options,
           // MySQL: deadlines on every statement, the pool's wait and row locks (mysql-deadlines.ts).
-          ...(options.type === 'mysql' ? { connectorPackage: 'mysql2' as const, driver: guardedMysqlDriver(config) } : {}),
+          ...(options.type === 'mysql' ? mysqlDeadlineOptions(config) : {}),
           // Report a dead database at once instead of retrying for half a minute at start.
           retryAttempts: 0,
         };
@@ -43,7 +43,7 @@ import { UnitOfWork } from './unit-of-work';
       },
     }),
   ],
-  providers: [UnitOfWork, DataVersions, SqlReader],
+  providers: [UnitOfWork, DataVersions, { provide: SqlReader, inject: [getDataSourceToken()], useFactory: (dataSource: DataSource) => SqlReader.open(dataSource) }],
   exports: [UnitOfWork, DataVersions, SqlReader],
 })
 export class DatabaseModule {}

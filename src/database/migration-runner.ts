@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import type { DataSource, Migration } from 'typeorm';
-import { withoutQueryDeadline } from './mysql-deadlines';
+import { DataSource, type Migration } from 'typeorm';
+import { withoutStatementDeadline } from './mysql-deadlines';
 import { convertTablesToUtf8mb4, setDatabaseDefaultToUtf8mb4 } from './utf8mb4';
 
 /** How long an instance waits for another one's migrations before giving up. */
@@ -18,8 +18,17 @@ export const SQLITE_BUSY_TIMEOUT_MS = 2000;
  *   migrations; another process waits for it, then finds nothing pending.
  */
 export async function runMigrationsLocked(dataSource: DataSource): Promise<Migration[]> {
-  // A migration may rewrite a whole table, and the lock wait is minutes: no per-statement deadline.
-  return dataSource.options.type === 'mysql' ? withoutQueryDeadline(dataSource, () => runOnMysql(dataSource)) : runOnSqlite(dataSource);
+  if (dataSource.options.type !== 'mysql') {
+    return runOnSqlite(dataSource);
+  }
+  // A migration may rewrite a whole table, and the lock wait is minutes: no per-statement
+  // deadline, so they run on a data source (and pool) of their own without it.
+  const migrator = await new DataSource({ ...withoutStatementDeadline(dataSource.options), migrationsRun: false }).initialize();
+  try {
+    return await runOnMysql(migrator);
+  } finally {
+    await migrator.destroy();
+  }
 }
 
 async function runOnMysql(dataSource: DataSource): Promise<Migration[]> {
@@ -44,7 +53,17 @@ async function runOnMysql(dataSource: DataSource): Promise<Migration[]> {
 }
 
 async function runOnSqlite(dataSource: DataSource): Promise<Migration[]> {
-  const db = (dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
+  // TypeORM's one better-sqlite3 connection, through its public QueryRunner.connect(): the
+  // migrations run on it, so the transaction and pragmas below must be set on it too.
+  const runner = dataSource.createQueryRunner();
+  try {
+    return await migrateInOneTransaction(dataSource, (await runner.connect()) as Database);
+  } finally {
+    await runner.release();
+  }
+}
+
+async function migrateInOneTransaction(dataSource: DataSource, db: Database): Promise<Migration[]> {
   // Waiting for another process's migrations blocks this one's event loop; at start, before
   // listening, that is what we want.
   db.pragma(`busy_timeout = ${LOCK_WAIT_SECONDS * 1000}`);

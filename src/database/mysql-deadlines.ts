@@ -1,5 +1,5 @@
 import * as mysql2 from 'mysql2';
-import type { DataSource } from 'typeorm';
+import { AdvancedConsoleLogger, type DataSourceOptions, type EntitySubscriberInterface, EventSubscriber } from 'typeorm';
 import { QueueFullError } from '../common/limits/bounded-semaphore';
 import { DeadlineExceededError, startDeadline } from '../common/timing/deadline';
 import type { AppConfig } from '../config/app-config';
@@ -9,116 +9,127 @@ import type { AppConfig } from '../config/app-config';
  * answering on open connections must not hang requests: without these, a query waits for ever,
  * the pool's wait queue grows without bound, and a row lock waits InnoDB's 50 s.
  *
- * - every statement gets mysql2's per-query timeout; past it the connection is destroyed (mysql2
- *   reports the timeout but keeps the connection, whose next command would queue behind the
- *   stalled one with no timer of its own), so the pool opens a fresh one when the server is back;
+ * Each one goes through a public door (docs/design-and-performance.md, "Only public APIs of libraries"):
+ * - every statement gets mysql2's per-query timeout, which TypeORM passes on when
+ *   `enableQueryTimeout` is set (the timeout is `maxQueryExecutionTime`); past it the connection is
+ *   destroyed by a TypeORM subscriber (mysql2 reports the timeout but keeps the connection, whose
+ *   next command would queue behind the stalled one with no timer of its own), so the pool opens
+ *   a fresh one when the server is back;
  * - a request waits for a pooled connection (connecting included) at most DATABASE_POOL_WAIT_MS,
- *   and at most DATABASE_POOL_QUEUE_LIMIT requests wait at all;
- * - every session gets `innodb_lock_wait_timeout`, set as the connection is made, before anything
- *   else runs on it.
- *
- * They are installed through TypeORM's `driver` option: a copy of mysql2 whose `createPool`
- * wraps the pool, so the very first connection (made by TypeORM at initialise) is covered too.
+ *   and at most DATABASE_POOL_QUEUE_LIMIT requests wait at all (mysql2's `queueLimit`): mysql2 has
+ *   no wait deadline of its own, so TypeORM gets, through its `driver` option, mysql2 with a
+ *   `createPool` whose pool hands out connections within the deadline;
+ * - every session gets `innodb_lock_wait_timeout` in the pool's `connection` event, before
+ *   anything else runs on it.
  */
 export type MysqlDeadlineConfig = Pick<AppConfig, 'DATABASE_QUERY_TIMEOUT_MS' | 'DATABASE_POOL_WAIT_MS' | 'DATABASE_POOL_QUEUE_LIMIT' | 'DATABASE_LOCK_WAIT_SECONDS'>;
 
 /** Error codes database-errors.ts treats as "unavailable" (503). */
 export const POOL_TIMEOUT_CODE = 'DATABASE_POOL_TIMEOUT';
 
-type Callback = (error: (Error & { code?: string }) | null, ...rest: unknown[]) => void;
+/** mysql2's code for a statement past its `timeout`. */
+const STATEMENT_TIMEOUT_CODE = 'PROTOCOL_SEQUENCE_TIMEOUT';
 
-interface GuardedConnection {
-  query(sql: unknown, values?: unknown, callback?: unknown): unknown;
-  destroy(): void;
-}
+type MysqlDataSourceOptions = Extract<DataSourceOptions, { type: 'mysql' | 'mariadb' }>;
+type AfterQueryEvent = Parameters<NonNullable<EntitySubscriberInterface['afterQuery']>>[0];
+type ConnectionCallback = (error: NodeJS.ErrnoException | null, connection?: mysql2.PoolConnection) => void;
 
-interface GuardedPool {
-  getConnection(callback: Callback): void;
-  on(event: 'connection', listener: (connection: GuardedConnection) => void): unknown;
-}
-
-/** Per driver: the query deadline can be suspended (migrations rewrite whole tables). */
-interface DeadlineState {
-  suspended: number;
-}
-
-const GUARD = Symbol('mysql deadlines');
-
-type GuardedDriver = typeof mysql2 & { [GUARD]: DeadlineState };
-
-export function guardedMysqlDriver(config: MysqlDeadlineConfig): GuardedDriver {
-  const state: DeadlineState = { suspended: 0 };
-  const createPool = (options: mysql2.PoolOptions): mysql2.Pool => {
-    const pool = mysql2.createPool({ ...options, queueLimit: config.DATABASE_POOL_QUEUE_LIMIT });
-    const guarded = pool as unknown as GuardedPool;
-    guarded.on('connection', (connection) => guardConnection(connection, config, state));
-    const getConnection = guarded.getConnection.bind(pool);
-    guarded.getConnection = (callback) => getConnectionWithin(getConnection, config, callback);
-    return pool;
+/** The TypeORM options that install the deadlines. */
+export function mysqlDeadlineOptions(config: MysqlDeadlineConfig): Pick<MysqlDataSourceOptions, 'driver' | 'enableQueryTimeout' | 'maxQueryExecutionTime' | 'subscribers' | 'logger'> {
+  return {
+    driver: deadlineDriver(config),
+    enableQueryTimeout: true,
+    maxQueryExecutionTime: config.DATABASE_QUERY_TIMEOUT_MS,
+    subscribers: [DropTimedOutConnection],
+    // TypeORM logs every statement that reaches maxQueryExecutionTime, parameters included,
+    // whatever `logging` says: a timed-out statement is already a 503 and a metric.
+    logger: new WithoutSlowQueryLog(false),
   };
-  // A copy with own enumerable keys: TypeORM refuses a driver object without any.
-  return { ...mysql2, createPool, [GUARD]: state } as GuardedDriver;
-}
-
-function guardConnection(connection: GuardedConnection, config: MysqlDeadlineConfig, state: DeadlineState): void {
-  const query = connection.query.bind(connection);
-  // Queued first, so it runs before whatever the pool's caller sends.
-  query(`SET SESSION innodb_lock_wait_timeout = ${Math.floor(config.DATABASE_LOCK_WAIT_SECONDS)}`, undefined, () => undefined);
-  connection.query = (sql: unknown, values?: unknown, callback?: unknown): unknown => {
-    const done = (typeof values === 'function' ? values : callback) as Callback | undefined;
-    const parameters = typeof values === 'function' ? undefined : values;
-    if (state.suspended > 0 || done === undefined) {
-      return query(sql, values, callback);
-    }
-    const timeout = config.DATABASE_QUERY_TIMEOUT_MS;
-    const options = typeof sql === 'string' ? { sql, timeout } : { timeout, ...(sql as object) };
-    return query(options, parameters, (error: (Error & { code?: string }) | null, ...rest: unknown[]) => {
-      if (error?.code === 'PROTOCOL_SEQUENCE_TIMEOUT') {
-        connection.destroy();
-      }
-      done(error, ...rest);
-    });
-  };
-}
-
-function getConnectionWithin(getConnection: (callback: Callback) => void, config: MysqlDeadlineConfig, callback: Callback): void {
-  const deadline = startDeadline(config.DATABASE_POOL_WAIT_MS, { what: 'waiting for a database connection' });
-  let settled = false;
-  const onTimeout = (): void => {
-    settled = true;
-    callback(Object.assign(new DeadlineExceededError('waiting for a database connection', config.DATABASE_POOL_WAIT_MS), { code: POOL_TIMEOUT_CODE }));
-  };
-  deadline.signal.addEventListener('abort', onTimeout, { once: true });
-  getConnection((error, connection, ...rest) => {
-    deadline.signal.removeEventListener('abort', onTimeout);
-    deadline.dispose();
-    if (settled) {
-      // The caller gave up: hand the late connection back to the pool.
-      (connection as { release?: () => void } | undefined)?.release?.();
-      return;
-    }
-    settled = true;
-    if (error?.message === 'Queue limit reached.') {
-      callback(new QueueFullError('the database connection pool', config.DATABASE_POOL_QUEUE_LIMIT));
-      return;
-    }
-    callback(error, connection, ...rest);
-  });
 }
 
 /**
- * Runs `work` without the per-statement deadline: migrations and the migration lock wait may
- * legitimately take minutes. The pool and lock-wait bounds stay.
+ * The same data source options without the per-statement deadline, for migrations
+ * (migration-runner.ts); the pool wait, its queue and the lock-wait bound stay.
  */
-export async function withoutQueryDeadline<T>(dataSource: DataSource, work: () => Promise<T>): Promise<T> {
-  const state = (dataSource.options as { driver?: Partial<GuardedDriver> }).driver?.[GUARD];
-  if (!state) {
-    return work();
+export function withoutStatementDeadline(options: DataSourceOptions): DataSourceOptions {
+  return options.type === 'mysql' ? { ...options, enableQueryTimeout: false } : options;
+}
+
+/** mysql2 as TypeORM loads it, with a `createPool` that bounds the wait for a connection. */
+function deadlineDriver(config: MysqlDeadlineConfig): typeof mysql2 {
+  const createPool = (options: mysql2.PoolOptions): DeadlinePool => {
+    const pool = mysql2.createPool({ ...options, queueLimit: config.DATABASE_POOL_QUEUE_LIMIT });
+    // Queued first on a new connection, so it runs before whatever the pool's caller sends.
+    pool.on('connection', (connection) => {
+      connection.query(`SET SESSION innodb_lock_wait_timeout = ${Math.floor(config.DATABASE_LOCK_WAIT_SECONDS)}`, () => undefined);
+    });
+    return new DeadlinePool(pool, config);
+  };
+  // A copy with own enumerable keys: TypeORM refuses a driver object without any.
+  return { ...mysql2, createPool } as unknown as typeof mysql2;
+}
+
+/**
+ * The pool as TypeORM's MySQL driver uses it (`getConnection` and `end`, nothing else), each
+ * passed on to mysql2's pool through its public methods, with the wait for a connection bounded.
+ */
+class DeadlinePool {
+  constructor(
+    private readonly pool: mysql2.Pool,
+    private readonly config: MysqlDeadlineConfig,
+  ) {}
+
+  getConnection(callback: ConnectionCallback): void {
+    const { config } = this;
+    const deadline = startDeadline(config.DATABASE_POOL_WAIT_MS, { what: 'waiting for a database connection' });
+    let settled = false;
+    const onTimeout = (): void => {
+      settled = true;
+      callback(Object.assign(new DeadlineExceededError('waiting for a database connection', config.DATABASE_POOL_WAIT_MS), { code: POOL_TIMEOUT_CODE }));
+    };
+    deadline.signal.addEventListener('abort', onTimeout, { once: true });
+    this.pool.getConnection((error, connection) => {
+      deadline.signal.removeEventListener('abort', onTimeout);
+      deadline.dispose();
+      if (settled) {
+        // The caller gave up: hand the late connection back to the pool.
+        connection?.release();
+        return;
+      }
+      settled = true;
+      if (error?.message === 'Queue limit reached.') {
+        callback(new QueueFullError('the database connection pool', config.DATABASE_POOL_QUEUE_LIMIT));
+        return;
+      }
+      callback(error, connection);
+    });
   }
-  state.suspended += 1;
-  try {
-    return await work();
-  } finally {
-    state.suspended -= 1;
+
+  end(callback?: (error: NodeJS.ErrnoException | null) => void): void {
+    this.pool.end(callback);
+  }
+}
+
+/**
+ * Destroys the connection of a statement that passed its deadline, so it never goes back to the
+ * pool; the runner's release that follows finds it out of the pool already. Listed only in the
+ * options of a data source with statement deadlines.
+ */
+@EventSubscriber()
+export class DropTimedOutConnection implements EntitySubscriberInterface {
+  async afterQuery(event: AfterQueryEvent): Promise<void> {
+    if ((event.error as { code?: string } | undefined)?.code !== STATEMENT_TIMEOUT_CODE) {
+      return;
+    }
+    // The runner holds the connection the statement ran on; connect() hands that one back.
+    const connection = (await event.queryRunner.connect()) as mysql2.PoolConnection;
+    connection.destroy();
+  }
+}
+
+/** TypeORM's default logger, minus the slow-query log that the statement deadline turns on. */
+class WithoutSlowQueryLog extends AdvancedConsoleLogger {
+  override logQuerySlow(): void {
+    // Intentionally empty: see mysqlDeadlineOptions.
   }
 }

@@ -1,12 +1,10 @@
-import BetterSqlite3 from 'better-sqlite3';
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { SqlReader, STATEMENT_CACHE_BOUNDS } from './sql-reader';
 
 describe(SqlReader.name, () => {
   it('keeps a bounded number of prepared statements however many SQL texts it meets', async () => {
-    const connection = new BetterSqlite3(':memory:');
-    const dataSource = { options: { type: 'better-sqlite3' }, driver: { databaseConnection: connection } } as unknown as DataSource;
-    const reader = new SqlReader(dataSource);
+    const dataSource = await new DataSource({ type: 'better-sqlite3', database: ':memory:' }).initialize();
+    const reader = await SqlReader.open(dataSource);
     try {
       for (let index = 0; index < STATEMENT_CACHE_BOUNDS.maxEntries * 2; index += 1) {
         expect(await reader.one<{ value: number }>(`SELECT ${index} AS value`)).toEqual({ value: index });
@@ -16,7 +14,7 @@ describe(SqlReader.name, () => {
       // A forgotten statement is prepared again.
       expect(await reader.all<{ value: number }>('SELECT 0 AS value')).toEqual([{ value: 0 }]);
     } finally {
-      connection.close();
+      await dataSource.destroy();
     }
   });
 });

@@ -1,5 +1,4 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import type { OnApplicationShutdown } from '@nestjs/common';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { BoundedMap, type MemoryBounds, stringBytes } from '../common/memory/bounded-map';
@@ -27,30 +26,46 @@ const PREPARED_STATEMENT_BYTES = 4096;
  * would show a reader the uncommitted rows of whatever write transaction is open at that moment;
  * a second connection in WAL mode sees only committed data. It is opened read-write but with
  * `query_only`, so it cannot write, yet can checkpoint and remove the WAL if it closes last.
+ *
+ * Made by `SqlReader.open` (DatabaseModule provides it through a factory).
  */
-@Injectable()
 export class SqlReader implements OnApplicationShutdown {
-  private readonly sqlite: Database | undefined;
-  private readonly ownConnection: boolean;
   private readonly statements = new BoundedMap<string, Statement>(STATEMENT_CACHE_BOUNDS, (sql) => stringBytes(sql) + PREPARED_STATEMENT_BYTES);
   private dataVersionStatement: Statement | undefined;
   readonly isMysql: boolean;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  private constructor(
+    private readonly dataSource: DataSource,
+    private readonly sqlite: Database | undefined,
+    private readonly ownConnection: boolean,
+  ) {
     this.isMysql = dataSource.options.type === 'mysql';
+  }
+
+  /**
+   * TypeORM's better-sqlite3 handle comes from its public `QueryRunner.connect()`, which on SQLite
+   * resolves to the one connection every runner shares (docs/design-and-performance.md, "Only
+   * public APIs of libraries"); its name is the file the reader opens again.
+   */
+  static async open(dataSource: DataSource): Promise<SqlReader> {
     if (dataSource.options.type !== 'better-sqlite3') {
-      this.sqlite = undefined;
-      this.ownConnection = false;
-      return;
+      return new SqlReader(dataSource, undefined, false);
     }
-    const shared = (dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
+    const runner = dataSource.createQueryRunner();
+    let shared: Database;
+    try {
+      shared = (await runner.connect()) as Database;
+    } finally {
+      await runner.release();
+    }
     // An in-memory database exists only on its one connection.
-    this.ownConnection = !shared.memory;
-    this.sqlite = this.ownConnection ? new BetterSqlite3(shared.name, { fileMustExist: true }) : shared;
-    if (this.ownConnection) {
-      this.sqlite.pragma('query_only = ON');
-      this.sqlite.pragma('busy_timeout = 2000');
+    if (shared.memory) {
+      return new SqlReader(dataSource, shared, false);
     }
+    const own = new BetterSqlite3(shared.name, { fileMustExist: true });
+    own.pragma('query_only = ON');
+    own.pragma('busy_timeout = 2000');
+    return new SqlReader(dataSource, own, true);
   }
 
   onApplicationShutdown(): void {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { QueueFullError } from '../common/limits/bounded-semaphore';
 import { loadConfig } from '../config/app-config';
@@ -18,6 +19,8 @@ describe(UnitOfWork.name, () => {
     dir = mkdtempSync(join(tmpdir(), 'unit-of-work-'));
     dataSource = await new DataSource({ type: 'better-sqlite3', database: join(dir, 'test.sqlite'), enableWAL: true }).initialize();
     await dataSource.query('CREATE TABLE items (id INTEGER PRIMARY KEY, value INTEGER NOT NULL)');
+    // The named-lock table of the foundation migration, which every app database has.
+    await dataSource.query('CREATE TABLE app_locks (name VARCHAR(64) PRIMARY KEY)');
   });
 
   afterEach(async () => {
@@ -42,18 +45,30 @@ describe(UnitOfWork.name, () => {
     expect(row?.n).toBe(count + 1);
   }, 120_000);
 
-  it('begins SQLite transactions IMMEDIATE, taking the write lock first', async () => {
+  it('takes the SQLite write lock as a transaction begins, before its first read', async () => {
     const unitOfWork = new UnitOfWork(dataSource, telemetry, loadConfig({}));
-    const runner = dataSource.createQueryRunner();
-    const sent: string[] = [];
-    const query = runner.query.bind(runner);
-    runner.query = ((sql: string, ...rest: unknown[]) => {
-      sent.push(sql);
-      return query(sql, ...(rest as []));
-    }) as typeof runner.query;
-    await unitOfWork.transaction((tx) => tx.run('INSERT INTO items (value) VALUES (1)'));
-    await unitOfWork.transaction((tx) => tx.run('INSERT INTO items (value) VALUES (2)'));
-    expect(sent.filter((sql) => sql.startsWith('BEGIN'))).toEqual(['BEGIN IMMEDIATE TRANSACTION', 'BEGIN IMMEDIATE TRANSACTION']);
+    const other = new BetterSqlite3(join(dir, 'test.sqlite'));
+    other.pragma('busy_timeout = 0');
+    const tryWriteLock = (): string => {
+      try {
+        other.exec('BEGIN IMMEDIATE');
+        other.exec('ROLLBACK');
+        return 'free';
+      } catch (error) {
+        return (error as { code?: string }).code ?? 'unknown';
+      }
+    };
+    try {
+      let seenInside = '';
+      // The transaction only reads: a deferred BEGIN would hold no write lock at this point.
+      await unitOfWork.transaction(async (tx) => {
+        await tx.one('SELECT COUNT(*) AS n FROM items');
+        seenInside = tryWriteLock();
+      });
+      expect({ inside: seenInside, after: tryWriteLock() }).toEqual({ inside: 'SQLITE_BUSY', after: 'free' });
+    } finally {
+      other.close();
+    }
   });
 
   it('refuses a write transaction at once when SQLITE_WRITE_QUEUE_LIMIT are already waiting, and accepts again once drained', async () => {

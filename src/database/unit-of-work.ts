@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { BoundedSemaphore } from '../common/limits/bounded-semaphore';
 import { Telemetry } from '../common/telemetry/telemetry';
 import { AppConfig } from '../config/app-config';
@@ -15,20 +15,15 @@ import { Transaction } from './transaction';
 const DEADLOCK_ATTEMPTS = 6;
 
 /**
- * Runners whose BEGIN already says IMMEDIATE. TypeORM's better-sqlite3 driver hands out one
- * runner for the life of the connection, so the rewrite is installed once per runner, never once
- * per transaction (stacked wrappers overflowed the call stack after ~10,000 transactions).
+ * SQLite's write lock, taken as the first statement of a transaction: a write that changes no
+ * row still takes it, and before any read it waits in SQLite's busy handler exactly as
+ * `BEGIN IMMEDIATE` would. TypeORM's public `startTransaction()` only says `BEGIN TRANSACTION`
+ * (deferred), and its bookkeeping (isTransactionActive, savepoints for nested saves) must stay
+ * its own, so the transaction is begun by TypeORM and made immediate by this statement.
+ * `app_locks` is the named-lock table (foundation migration): on SQLite the database's write
+ * lock is the only lock there is.
  */
-const immediateRunners = new WeakSet<QueryRunner>();
-
-function beginImmediately(runner: QueryRunner): void {
-  if (immediateRunners.has(runner)) {
-    return;
-  }
-  const query = runner.query.bind(runner);
-  runner.query = ((sql: string, ...rest: unknown[]) => query(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE TRANSACTION' : sql, ...(rest as []))) as typeof runner.query;
-  immediateRunners.add(runner);
-}
+const TAKE_SQLITE_WRITE_LOCK = 'DELETE FROM app_locks WHERE 0';
 
 export interface TransactionOptions {
   /** A named lock (see `lock`) taken first, for check-then-write rules no index can express. */
@@ -95,17 +90,17 @@ export class UnitOfWork {
   }
 
   /**
-   * SQLite: BEGIN IMMEDIATE, so the write lock is taken first and SQLite's busy handler waits for
-   * it. A deferred transaction that reads and then writes fails at once with SQLITE_BUSY (no
+   * SQLite: the write lock is taken first (TAKE_SQLITE_WRITE_LOCK), so SQLite's busy handler waits
+   * for it. A deferred transaction that reads and then writes fails at once with SQLITE_BUSY (no
    * waiting) when another process, such as the CLI importing, committed in between: a 503.
    */
   private async immediateTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
-    beginImmediately(runner);
     try {
-      // A BEGIN that fails (SQLITE_BUSY past the busy timeout) leaves nothing to roll back.
       await runner.startTransaction();
       try {
+        // Past the busy timeout this fails with SQLITE_BUSY and the (empty) transaction is rolled back below.
+        await runner.query(TAKE_SQLITE_WRITE_LOCK);
         const result = await work(runner.manager);
         await runner.commitTransaction();
         return result;

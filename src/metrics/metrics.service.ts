@@ -22,6 +22,6 @@ export class MetricsService {
   }
 
   render(): Promise<string> {
-    return this.telemetry.registry.metrics();
+    return this.telemetry.exposition();
   }
 }

@@ -1,12 +1,7 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiParam, ApiProperty, ApiQuery, ApiResponse, getSchemaPath, OmitType } from '@nestjs/swagger';
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { ApiBody, ApiExtraModels, ApiParam, ApiProperty, ApiQuery, ApiResponse, DECORATORS, getSchemaPath, OmitType, type SchemaObject } from '@nestjs/swagger';
 import { getMetadataStorage } from 'class-validator';
 import { ERROR_CODES } from '../errors/api-error';
-
-// Metadata keys @ApiProperty writes; the package does not export its constants module.
-const MODEL_PROPERTIES_ARRAY = 'swagger/apiModelPropertiesArray';
-const MODEL_PROPERTIES = 'swagger/apiModelProperties';
 
 export class BaseResponseDoc {
   @ApiProperty({ description: 'true on success, false on error.' })
@@ -68,11 +63,11 @@ interface PropertyMeta {
 }
 
 function propertyNames(dto: Type<unknown>): string[] {
-  return ((Reflect.getMetadata(MODEL_PROPERTIES_ARRAY, dto.prototype as object) as string[] | undefined) ?? []).map((entry) => entry.replace(/^:/, ''));
+  return ((Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, dto.prototype as object) as string[] | undefined) ?? []).map((entry) => entry.replace(/^:/, ''));
 }
 
 function propertyMeta(dto: Type<unknown>, name: string): PropertyMeta {
-  return (Reflect.getMetadata(MODEL_PROPERTIES, dto.prototype as object, name) ?? {}) as PropertyMeta;
+  return (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, dto.prototype as object, name) ?? {}) as PropertyMeta;
 }
 
 /** Examples of query and path parameters are strings: that is how they travel. */

@@ -1,4 +1,4 @@
-import { Counter, Histogram, type MetricType, type Registry } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
 
 /** The route label of requests that matched no route (one value, so unknown paths add no series). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -8,6 +8,14 @@ type RequestLabel = (typeof LABEL_NAMES)[number];
 
 /** Seconds; fine at the low end, where the hot reads are. */
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+const DURATION_NAME = 'http_request_duration_seconds';
+const DURATION_HELP = 'HTTP request durations in seconds (arrival to the answer handed to the socket), by route template, method and status.';
+
+/** A label value in the text format: backslash, double quote and line feed escaped. */
+function escapeLabel(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+}
 
 interface Series {
   readonly labels: { route: string; method: string; status: number };
@@ -20,14 +28,17 @@ interface Series {
 /**
  * The request counter and duration histogram. They are on every request, so the hot path is
  * ours: three map look-ups and a few additions, no allocation once a series exists (prom-client's
- * own observe() builds a label hash string per call, ~1 µs). prom-client still owns the registry
- * and the text format: at scrape time these two metrics hand it their values.
+ * own Histogram observe() builds a label hash string per call: ten times the cost, measured in
+ * docs/design-and-performance.md, "Only public APIs of libraries"). The counter is prom-client's,
+ * filled at scrape time through its public `collect` callback; prom-client has no public way to
+ * hand a histogram values counted elsewhere, so the histogram's text is written here in the
+ * Prometheus text format and appended to the registry's (Telemetry.render).
  */
 export class RequestMetrics {
   private readonly series = new Map<string, Map<string, Map<number, Series>>>();
 
   constructor(registry: Registry) {
-    const all = (): Series[] => [...this.series.values()].flatMap((byMethod) => [...byMethod.values()].flatMap((byStatus) => [...byStatus.values()]));
+    const all = (): Series[] => this.allSeries();
     new Counter<RequestLabel>({
       name: 'http_requests_total',
       help: 'HTTP requests answered, by route template (unmatched for unknown paths), method and status.',
@@ -40,7 +51,21 @@ export class RequestMetrics {
         }
       },
     });
-    registry.registerMetric(new DurationHistogram(all));
+  }
+
+  /** `http_request_duration_seconds` in the Prometheus text format (version 0.0.4), as prom-client writes its own. */
+  durationExposition(): string {
+    const lines = [`# HELP ${DURATION_NAME} ${DURATION_HELP}`, `# TYPE ${DURATION_NAME} histogram`];
+    for (const entry of this.allSeries()) {
+      const labels = `route="${escapeLabel(entry.labels.route)}",method="${escapeLabel(entry.labels.method)}",status="${entry.labels.status}"`;
+      let cumulative = 0;
+      BUCKETS.forEach((bound, index) => {
+        cumulative += entry.buckets[index];
+        lines.push(`${DURATION_NAME}_bucket{${labels},le="${bound}"} ${cumulative}`);
+      });
+      lines.push(`${DURATION_NAME}_bucket{${labels},le="+Inf"} ${entry.count}`, `${DURATION_NAME}_sum{${labels}} ${entry.sum}`, `${DURATION_NAME}_count{${labels}} ${entry.count}`);
+    }
+    return lines.join('\n');
   }
 
   observe(route: string | undefined, method: string, status: number, seconds: number): void {
@@ -52,6 +77,10 @@ export class RequestMetrics {
       index += 1;
     }
     entry.buckets[index] += 1;
+  }
+
+  private allSeries(): Series[] {
+    return [...this.series.values()].flatMap((byMethod) => [...byMethod.values()].flatMap((byStatus) => [...byStatus.values()]));
   }
 
   private seriesFor(route: string, method: string, status: number): Series {
@@ -74,46 +103,3 @@ export class RequestMetrics {
   }
 }
 
-type HistogramValues = Awaited<ReturnType<Histogram<RequestLabel>['get']>>;
-type HistogramLabels = HistogramValues['values'][number]['labels'];
-
-const DURATION_NAME = 'http_request_duration_seconds';
-const DURATION_HELP = 'HTTP request durations in seconds (arrival to the answer handed to the socket), by route template, method and status.';
-
-/** A prom-client histogram whose values come from RequestMetrics' series instead of its own observe(). */
-class DurationHistogram extends Histogram<RequestLabel> {
-  constructor(private readonly source: () => Series[]) {
-    super({
-      name: DURATION_NAME,
-      help: DURATION_HELP,
-      labelNames: LABEL_NAMES,
-      buckets: BUCKETS,
-      registers: [],
-    });
-  }
-
-  override get(): Promise<HistogramValues> {
-    const values: HistogramValues['values'] = [];
-    for (const entry of this.source()) {
-      let cumulative = 0;
-      BUCKETS.forEach((bound, index) => {
-        cumulative += entry.buckets[index];
-        values.push({ metricName: `${DURATION_NAME}_bucket`, labels: { ...entry.labels, le: bound } as HistogramLabels, value: cumulative });
-      });
-      values.push(
-        { metricName: `${DURATION_NAME}_bucket`, labels: { ...entry.labels, le: '+Inf' } as HistogramLabels, value: entry.count },
-        { metricName: `${DURATION_NAME}_sum`, labels: entry.labels, value: entry.sum },
-        { metricName: `${DURATION_NAME}_count`, labels: entry.labels, value: entry.count },
-      );
-    }
-    // prom-client's typings declare MetricType as a numeric enum that does not exist at run time;
-    // the registry writes this string into the `# TYPE` line.
-    const type = 'histogram' as unknown as MetricType;
-    return Promise.resolve({ name: DURATION_NAME, help: DURATION_HELP, type, aggregator: 'sum', collect: () => undefined, values });
-  }
-
-  /** The registry prefers this method when it exists; the flat form of get() suits it as well. */
-  getForPromString(): Promise<HistogramValues> {
-    return this.get();
-  }
-}

@@ -76,6 +76,15 @@ export class Telemetry {
     (['delivered', 'retry', 'failed', 'rate_limited'] satisfies WebhookDeliveryOutcome[]).forEach((outcome) => this.webhookDeliveries.inc({ outcome }, 0));
   }
 
+  /**
+   * Everything counted, in the Prometheus text format: the registry's metrics, then the request
+   * duration histogram, which RequestMetrics writes itself (request-metrics.ts says why). The
+   * registry ends its text with a line feed and separates metrics by a blank line; so does this.
+   */
+  async exposition(): Promise<string> {
+    return `${await this.registry.metrics()}\n${this.requests.durationExposition()}\n`;
+  }
+
   /** One answered request; called once per response by the onResponse hook. */
   observeRequest(route: string | undefined, method: string, status: number, elapsedMs: number): void {
     this.requests.observe(route, method, status, elapsedMs / 1000);

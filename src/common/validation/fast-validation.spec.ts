@@ -1,11 +1,14 @@
 import 'reflect-metadata';
 import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import { PickType } from '@nestjs/swagger';
+import { IsString, MaxLength } from 'class-validator';
 import { BanIdDto, BanlistUserDto } from '../../banlist-sync/dto/banlist.dto';
 import { CityHistoryDto, CreateCityDto, EditCityDto, FindCitiesDto, FindCityByPathDto, ListRequestsDto, RejectDto } from '../../cities/dto/city.dto';
 import { NicknameDto, RegisterDto, SignInDto } from '../../club/dto/club.dto';
 import { AchievementsQueryDto, FindUserDto } from '../../users/dto/user-lookup.dto';
 import { ApiError } from '../errors/api-error';
 import { planFor } from './fast-validation';
+import { Trim } from './transforms';
 import { createValidationPipe, FastValidationPipe } from './validation.pipe';
 
 const UUID = '069a79f4-44e9-4726-a5be-fca90e38aaf5';
@@ -104,6 +107,28 @@ describe(FastValidationPipe.name, () => {
     for (const metatype of [BanIdDto, CreateCityDto, EditCityDto]) {
       expect({ name: metatype.name, planned: planFor(metatype) !== undefined }).toEqual({ name: metatype.name, planned: false });
     }
+  });
+
+  it('refuses a transformed field wherever it is inherited: subclasses and mapped types', () => {
+    class Trimmed {
+      @Trim()
+      @IsString()
+      @MaxLength(16)
+      name: string;
+    }
+    class Subclass extends Trimmed {}
+    class Picked extends PickType(Trimmed, ['name'] as const) {}
+    class Plain {
+      @IsString()
+      @MaxLength(16)
+      name: string;
+    }
+    expect([Trimmed, Subclass, Picked, Plain].map((metatype) => ({ name: metatype.name, planned: planFor(metatype) !== undefined }))).toEqual([
+      { name: 'Trimmed', planned: false },
+      { name: 'Subclass', planned: false },
+      { name: 'Picked', planned: false },
+      { name: 'Plain', planned: true },
+    ]);
   });
 
   it('takes the fast path for valid lookups and leaves invalid ones to class-validator', async () => {

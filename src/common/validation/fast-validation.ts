@@ -1,11 +1,7 @@
-import { TransformationType } from 'class-transformer';
-import type { MetadataStorage as TransformerMetadata } from 'class-transformer/types/MetadataStorage';
-import { getMetadataStorage } from 'class-validator';
-import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { getMetadataStorage, type MetadataStorage } from 'class-validator';
+import { TRANSFORMED_RULE } from './transforms';
 
-// class-transformer's decorator registry: not exported from its index, typed by its declarations.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: TransformerMetadata };
+type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 
 type Check = (value: unknown) => boolean;
 
@@ -67,6 +63,11 @@ const isAscii = (value: string): boolean => ASCII.test(value);
  * Reads the validation metadata of a DTO class and returns a plan for the fast path, or undefined
  * when the class uses anything beyond plain string rules (transforms, nested objects, numbers,
  * groups, `each`, custom messages are fine since only valid input takes the fast path).
+ *
+ * Everything is read from class-validator's public metadata: a transformed field carries the
+ * TRANSFORMED_RULE mark (transforms.ts), and class-transformer's `@Type` comes only with
+ * `@ValidateNested` (lists.ts), a nested rule; the lint config keeps class-transformer's
+ * decorators out of every other file.
  */
 export function planFor(metatype: new () => object): FastPlan | undefined {
   const storage = getMetadataStorage();
@@ -74,21 +75,15 @@ export function planFor(metatype: new () => object): FastPlan | undefined {
   if (metadatas.length === 0) {
     return undefined;
   }
-  if (defaultMetadataStorage.getExposedMetadatas(metatype).length > 0 || defaultMetadataStorage.getExcludedMetadatas(metatype).length > 0) {
-    return undefined;
-  }
   const fields = new Map<string, FieldPlan>();
   for (const metadata of metadatas) {
     if (metadata.each || (metadata.groups && metadata.groups.length > 0) || metadata.always) {
       return undefined;
     }
-    const name = metadata.propertyName;
-    if (
-      defaultMetadataStorage.findTransformMetadatas(metatype, name, TransformationType.PLAIN_TO_CLASS).length > 0 ||
-      defaultMetadataStorage.findTypeMetadata(metatype, name) !== undefined
-    ) {
+    if (metadata.name === TRANSFORMED_RULE) {
       return undefined;
     }
+    const name = metadata.propertyName;
     let field = fields.get(name);
     if (!field) {
       field = { name, conditions: [], checks: [] };

@@ -1,15 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { UUID_PATTERN } from '../../common/identifiers';
-import { OptionalField, ToBool, ToInt, Trim } from '../../common/validation/transforms';
+import { OptionalField, ToBool, ToInt, Transformed, Trim } from '../../common/validation/transforms';
 import { rule } from '../../common/validation/validation.pipe';
 import { EVENT_TYPES } from '../event.types';
 
 
 /** A list, a JSON-encoded list or a comma-separated string (form bodies, docs/api.md, Requests and responses); duplicates dropped. */
 const ToEventList = (): PropertyDecorator =>
-  Transform(({ value }: { value: unknown }) => {
+  Transformed(({ value }: { value: unknown }) => {
     let list: unknown = value;
     if (typeof value === 'string') {
       const text = value.trim();

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { Transform } from 'class-transformer';
 import { IsDate } from 'class-validator';
+import { Transformed } from '../../common/validation/transforms';
 import { parseTimestamp } from '../timestamp';
 import { rule } from '../../common/validation/validation.pipe';
 import { IsTimeColumn } from '../../common/validation/column-range';
@@ -12,7 +12,7 @@ import { IsTimeColumn } from '../../common/validation/column-range';
  */
 export const IsTimestamp = (): PropertyDecorator =>
   applyDecorators(
-    Transform(({ value }: { value: unknown }) => parseTimestamp(value) ?? value),
+    Transformed(({ value }: { value: unknown }) => parseTimestamp(value) ?? value),
     IsDate(rule('validation.timestamp')),
     IsTimeColumn(),
   );
