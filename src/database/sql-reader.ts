@@ -2,7 +2,7 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { DataSource } from 'typeorm';
-import { BoundedMap, type MemoryBounds, stringBytes } from '../common/memory/bounded-map';
+import { boundedCache, type MemoryBounds, stringBytes } from '../common/memory/bounded-cache';
 
 /**
  * Prepared statements kept, by count and bytes (docs/reliability.md, "Lifetime"): the hot reads
@@ -30,7 +30,7 @@ const PREPARED_STATEMENT_BYTES = 4096;
 export class SqlReader implements OnApplicationShutdown {
   private readonly sqlite: Database | undefined;
   private readonly ownConnection: boolean;
-  private readonly statements = new BoundedMap<string, Statement>(STATEMENT_CACHE_BOUNDS, (sql) => stringBytes(sql) + PREPARED_STATEMENT_BYTES);
+  private readonly statements = boundedCache<string, Statement>(STATEMENT_CACHE_BOUNDS, (sql) => stringBytes(sql) + PREPARED_STATEMENT_BYTES);
   private dataVersionStatement: Statement | undefined;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
@@ -71,7 +71,7 @@ export class SqlReader implements OnApplicationShutdown {
 
   /** Prepared statements held (for tests and diagnostics). */
   get heldStatements(): { entries: number; bytes: number } {
-    return { entries: this.statements.size, bytes: this.statements.bytes };
+    return { entries: this.statements.size, bytes: this.statements.calculatedSize };
   }
 
   async one<T>(sql: string, parameters: readonly unknown[] = []): Promise<T | undefined> {
