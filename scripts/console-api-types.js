@@ -17,9 +17,9 @@
 
 const { spawn } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
-const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join, relative } = require('node:path');
+const { freePort } = require('./free-port');
 
 const root = join(__dirname, '..');
 const target = join(root, 'console', 'src', 'api-types.ts');
@@ -39,17 +39,6 @@ async function readStdin() {
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts dist/main.js on a throwaway SQLite database and returns its document. */

@@ -15,11 +15,11 @@ const { spawn, spawnSync } = require('node:child_process');
 const { randomBytes, randomInt } = require('node:crypto');
 const { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, openSync, closeSync } = require('node:fs');
 const http = require('node:http');
-const net = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { createConnection } = require('mysql2/promise');
 const Redis = require('ioredis');
+const { freePort } = require('./free-port');
 
 const root = join(__dirname, '..');
 const MYSQL_URL = (process.env.CLUSTER_MYSQL_URL ?? process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
@@ -66,17 +66,6 @@ function assert(condition, message) {
   if (!condition) {
     throw new Error(message);
   }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function percentile(sorted, fraction) {

@@ -23,9 +23,9 @@
 const { spawn, spawnSync } = require('node:child_process');
 const { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } = require('node:fs');
 const { createServer: createHttpServer } = require('node:http');
-const { createServer: createNetServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join, relative, resolve } = require('node:path');
+const { freePort } = require('./free-port');
 
 const ROOT = join(__dirname, '..');
 const BLOCK_TIMEOUT_MS = Number(process.env.DOCS_BLOCK_TIMEOUT_MS ?? 120_000);
@@ -117,14 +117,6 @@ function outputMatches(expectedText, actualText) {
     return result;
   };
   return match(0, 0);
-}
-
-async function freePort() {
-  const server = createNetServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** The external ban-list service on loopback: one global ban for BANNED_UUID, 404 (no record) for everyone else. */

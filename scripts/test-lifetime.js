@@ -32,11 +32,11 @@
 const { fork, spawn, spawnSync } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync, existsSync } = require('node:fs');
 const { createServer: createHttpServer } = require('node:http');
-const { createServer: createNetServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { randomUUID, createHash } = require('node:crypto');
 const { imageMemoryEnv } = require('./image-memory-env');
+const { freePort } = require('./free-port');
 
 const root = join(__dirname, '..');
 const PASSWORD = 'lifetime-password-1';
@@ -353,16 +353,6 @@ async function runWorker() {
 // ---------------------------------------------------------------------------------------------
 // The orchestrator.
 // ---------------------------------------------------------------------------------------------
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createNetServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function rssMiB(pid) {
   try {

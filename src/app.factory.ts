@@ -119,7 +119,6 @@ function cachedReads(app: NestFastifyApplication): CachedRead[] {
 
 /** Builds the whole HTTP application (not yet listening); used by main.ts, the benchmark and the e2e tests. */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
-  const routes = new RouteTable();
   const adapter = new FastifyAdapter({
     logger: {
       level: config.LOG_LEVEL,
@@ -156,6 +155,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     ...transportErrorHandlers(config),
   });
   const fastify = adapter.getInstance();
+  const routes = new RouteTable(fastify);
 
   fastify.addHook('onRoute', (route) => {
     // The CORS plugin's catch-all preflight route must not make every path a "known path" (405 instead of 404).

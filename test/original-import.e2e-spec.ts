@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
-import { freePort } from './support/server-process';
+import { freePort } from '../scripts/free-port';
 import { square } from './support/cities';
 import { TcpProxy } from './support/tcp-proxy';
 import { createOriginalSource, originalCorners, OriginalSource } from './support/original-source';

@@ -1,32 +1,40 @@
-import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
+import { Logger } from '@nestjs/common';
+import { Interval, SchedulerRegistry, Timeout } from '@nestjs/schedule';
 import { ConsoleSessionsService } from './console-sessions.service';
 
 /** Ended sessions are refused on use anyway; the purge only keeps the table small. */
 const PURGE_EVERY_MS = 15 * 60_000;
 const FIRST_PURGE_MS = 60_000;
 
-/** Deletes expired console sessions every 15 minutes in the server (not in the CLI); the method only delegates. */
-export class ConsoleSessionsRetentionJob implements OnApplicationBootstrap, OnApplicationShutdown {
+/** The names under which the job's timers appear in the SchedulerRegistry. */
+export const CONSOLE_SESSIONS_RETENTION_JOB = 'console-sessions-retention';
+const CONSOLE_SESSIONS_RETENTION_FIRST = 'console-sessions-retention-first';
+
+/**
+ * Deletes expired console sessions every 15 minutes in the server (not in the CLI), through
+ * @nestjs/schedule; the methods only delegate. One purge at a time: a tick that finds one still
+ * running joins it.
+ */
+export class ConsoleSessionsRetentionJob {
   private readonly logger = new Logger('ConsoleSessions');
-  private timer: NodeJS.Timeout | undefined;
-  private first: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
 
   constructor(private readonly sessions: ConsoleSessionsService) {}
 
-  onApplicationBootstrap(): void {
-    this.first = setTimeout(() => void this.everyQuarterHour(), FIRST_PURGE_MS);
-    this.first.unref();
-    this.timer = setInterval(() => void this.everyQuarterHour(), PURGE_EVERY_MS);
-    this.timer.unref();
+  @Timeout(CONSOLE_SESSIONS_RETENTION_FIRST, FIRST_PURGE_MS)
+  soonAfterStart(): Promise<void> {
+    return this.everyQuarterHour();
   }
 
-  onApplicationShutdown(): void {
-    clearTimeout(this.first);
-    clearInterval(this.timer);
+  @Interval(CONSOLE_SESSIONS_RETENTION_JOB, PURGE_EVERY_MS)
+  everyQuarterHour(): Promise<void> {
+    this.running ??= this.purge().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
   }
 
-  async everyQuarterHour(): Promise<void> {
+  private async purge(): Promise<void> {
     try {
       const removed = await this.sessions.purge();
       if (removed > 0) {

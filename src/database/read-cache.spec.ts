@@ -75,17 +75,30 @@ describe(ReadCache.name, () => {
     expect(loads).toBe(1);
   });
 
-  it('keeps at most `maxEntries` keys, dropping the oldest', async () => {
+  it('keeps a "not found" (undefined or null) like any other value', async () => {
+    const { reader } = fakeReader([{ name: 'players', version: 1 }]);
+    const cache = new ReadCache<string | null | undefined>(new DataVersions(reader), ['players']);
+    let loads = 0;
+    const missing = (value: null | undefined) => () => Promise.resolve(((loads += 1), value));
+    expect(await cache.get('gone', missing(undefined))).toBeUndefined();
+    expect(await cache.get('gone', missing(undefined))).toBeUndefined();
+    expect(await cache.get('none', missing(null))).toBeNull();
+    expect(await cache.get('none', missing(null))).toBeNull();
+    expect(loads).toBe(2);
+  });
+
+  it('keeps at most `maxEntries` keys, dropping the least recently used', async () => {
     const { reader } = fakeReader([{ name: 'players', version: 1 }]);
     const cache = new ReadCache<string>(new DataVersions(reader), ['players'], { maxEntries: 2, maxBytes: 1024 * 1024 });
     await cache.get('a', () => Promise.resolve('a1'));
     await cache.get('b', () => Promise.resolve('b1'));
+    expect(await cache.get('a', () => Promise.resolve('a2'))).toBe('a1');
     await cache.get('c', () => Promise.resolve('c1'));
-    expect(await cache.get('a', () => Promise.resolve('a2'))).toBe('a2');
+    expect(await cache.get('b', () => Promise.resolve('b2'))).toBe('b2');
     expect(await cache.get('c', () => Promise.resolve('c2'))).toBe('c1');
   });
 
-  it('keeps at most `maxBytes` (estimated), dropping the oldest, however few the keys', async () => {
+  it('keeps at most `maxBytes` (estimated), dropping the least recently used, however few the keys', async () => {
     const { reader } = fakeReader([{ name: 'players', version: 1 }]);
     const cache = new ReadCache<string>(new DataVersions(reader), ['players'], { maxEntries: 1_000, maxBytes: 10_000 });
     const large = (tag: string): string => tag.repeat(2_000);

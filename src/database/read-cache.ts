@@ -1,4 +1,5 @@
-import { approximateBytes, BoundedMap, type MemoryBounds, stringBytes } from '../common/memory/bounded-map';
+import type { LRUCache } from 'lru-cache';
+import { approximateBytes, boundedCache, type MemoryBounds, stringBytes } from '../common/memory/bounded-cache';
 import type { DataTopic, DataVersions } from './data-versions';
 
 /**
@@ -13,24 +14,25 @@ export const READ_CACHE_BOUNDS: MemoryBounds = { maxEntries: 20_000, maxBytes: 8
  * when nothing was written), so a write is visible to the next read on any instance. With the
  * topics `'any-write'` it is valid only while nothing at all was committed (SQLite files; never
  * served elsewhere): for reads whose writers are too many to bump a topic reliably. A new stamp
- * empties the cache; beyond its bounds (entries and estimated bytes) the oldest entries go. Cached values are shared by
+ * empties the cache; beyond its bounds (entries and estimated bytes) the least recently used entries go. Cached values are shared by
  * every caller and must not be mutated.
  */
 export class ReadCache<V> {
   private stamp: string | undefined;
-  private readonly entries: BoundedMap<string, V>;
+  /** Boxed: a cached "not found" (`undefined`, `null`) is a value too, and lru-cache stores neither. */
+  private readonly entries: LRUCache<string, { value: V }>;
 
   constructor(
     private readonly versions: DataVersions,
     private readonly topics: readonly DataTopic[] | 'any-write',
     bounds: MemoryBounds = READ_CACHE_BOUNDS,
   ) {
-    this.entries = new BoundedMap(bounds, (key, value) => stringBytes(key) + approximateBytes(value));
+    this.entries = boundedCache(bounds, (key, entry) => stringBytes(key) + approximateBytes(entry.value));
   }
 
   /** Entries and estimated bytes held (for tests and diagnostics). */
   get held(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.entries.bytes };
+    return { entries: this.entries.size, bytes: this.entries.calculatedSize };
   }
 
   /** Not an async function: a hit on a known stamp costs no extra promise hops (every hot read comes here). */
@@ -45,12 +47,15 @@ export class ReadCache<V> {
     if (stamp !== this.stamp) {
       this.entries.clear();
       this.stamp = stamp;
-    } else if (this.entries.has(key)) {
-      return Promise.resolve(this.entries.get(key) as V);
+    } else {
+      const hit = this.entries.get(key);
+      if (hit) {
+        return Promise.resolve(hit.value);
+      }
     }
     return load().then((value) => {
       if (this.stamp === stamp) {
-        this.entries.set(key, value);
+        this.entries.set(key, { value });
       }
       return value;
     });

@@ -1,7 +1,7 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { DataSource } from 'typeorm';
-import { BoundedMap, type MemoryBounds, stringBytes } from '../common/memory/bounded-map';
+import { boundedCache, type MemoryBounds, stringBytes } from '../common/memory/bounded-cache';
 import { datetimeParameter } from './transaction';
 
 /**
@@ -30,7 +30,7 @@ const PREPARED_STATEMENT_BYTES = 4096;
  * Made by `SqlReader.open` (DatabaseModule provides it through a factory).
  */
 export class SqlReader implements OnApplicationShutdown {
-  private readonly statements = new BoundedMap<string, Statement>(STATEMENT_CACHE_BOUNDS, (sql) => stringBytes(sql) + PREPARED_STATEMENT_BYTES);
+  private readonly statements = boundedCache<string, Statement>(STATEMENT_CACHE_BOUNDS, (sql) => stringBytes(sql) + PREPARED_STATEMENT_BYTES);
   private dataVersionStatement: Statement | undefined;
   readonly isMysql: boolean;
 
@@ -90,7 +90,7 @@ export class SqlReader implements OnApplicationShutdown {
 
   /** Prepared statements held (for tests and diagnostics). */
   get heldStatements(): { entries: number; bytes: number } {
-    return { entries: this.statements.size, bytes: this.statements.bytes };
+    return { entries: this.statements.size, bytes: this.statements.calculatedSize };
   }
 
   /** A datetime parameter in the form the columns hold (see `datetimeParameter`). */

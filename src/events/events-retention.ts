@@ -1,5 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
+import { Injectable, Logger } from '@nestjs/common';
+import { Interval, SchedulerRegistry, Timeout } from '@nestjs/schedule';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EventsRepository } from './events.repository';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -29,27 +29,35 @@ export class EventsRetention {
   }
 }
 
-/** Runs the purge hourly in the server (not in the CLI); the method only delegates. */
-export class EventsRetentionJob implements OnApplicationBootstrap, OnApplicationShutdown {
+/** The names under which the job's timers appear in the SchedulerRegistry. */
+export const EVENTS_RETENTION_JOB = 'events-retention';
+const EVENTS_RETENTION_FIRST = 'events-retention-first';
+
+/**
+ * Runs the purge hourly in the server (not in the CLI), through @nestjs/schedule, which stops the
+ * timers at shutdown; the methods only delegate. One purge at a time: a tick that finds one still
+ * running joins it instead of starting a second.
+ */
+export class EventsRetentionJob {
   private readonly logger = new Logger('Events');
-  private timer: NodeJS.Timeout | undefined;
-  private first: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
 
   constructor(private readonly retention: EventsRetention) {}
 
-  onApplicationBootstrap(): void {
-    this.first = setTimeout(() => void this.hourly(), FIRST_PURGE_MS);
-    this.first.unref();
-    this.timer = setInterval(() => void this.hourly(), PURGE_EVERY_MS);
-    this.timer.unref();
+  @Timeout(EVENTS_RETENTION_FIRST, FIRST_PURGE_MS)
+  soonAfterStart(): Promise<void> {
+    return this.hourly();
   }
 
-  onApplicationShutdown(): void {
-    clearTimeout(this.first);
-    clearInterval(this.timer);
+  @Interval(EVENTS_RETENTION_JOB, PURGE_EVERY_MS)
+  hourly(): Promise<void> {
+    this.running ??= this.purge().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
   }
 
-  async hourly(): Promise<void> {
+  private async purge(): Promise<void> {
     try {
       const removed = await this.retention.purge();
       if (removed.events + removed.deliveries + removed.attempts > 0) {

@@ -38,12 +38,17 @@ describe('webhook URL rules', () => {
     '2001:db8::1', // documentation
     '3fff::1', // documentation (3fff::/20)
     '100::1', // discard-only
+    '::ffff:172.16.0.1',
+    '64:ff9b::192.168.0.1',
+    '64:ff9b::ffff:ffff', // NAT64 of 255.255.255.255
+    'fe80::1%eth0', // a zone does not hide the address
+    '2001:db8::1%1',
     'not an address',
   ])('refuses %s', (address) => {
     expect(isForbiddenAddress(address)).toBe(true);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '192.169.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:93.184.216.34', '64:ff9b::5db8:d822', '2a00:1450:4001:82b::200e', '2001:4860:4860::8888'])(
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '192.169.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:93.184.216.34', '64:ff9b::5db8:d822', '2a00:1450:4001:82b::200e', '2001:4860:4860::8888', '2a00:1450:4001:82b::200e%eth0'])(
     'allows %s',
     (address) => {
       expect(isForbiddenAddress(address)).toBe(false);

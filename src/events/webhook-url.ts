@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 
 /**
  * Pure rules for webhook URLs (docs/events-and-webhooks.md, Address guard): the scheme, which addresses a webhook may reach
@@ -35,11 +35,8 @@ export function maskUrl(value: string): string {
   }
 }
 
-function ipv4Number(address: string): number {
-  return address.split('.').reduce((total, part) => total * 256 + Number(part), 0);
-}
-
-const FORBIDDEN_V4: Array<[string, number]> = [
+/** The IPv4 ranges a webhook may not reach (docs/events-and-webhooks.md, Address guard). */
+const FORBIDDEN_V4: ReadonlyArray<readonly [string, number]> = [
   ['0.0.0.0', 8], // "this network", unspecified
   ['10.0.0.0', 8], // private
   ['100.64.0.0', 10], // carrier-grade NAT (shared address space)
@@ -53,77 +50,59 @@ const FORBIDDEN_V4: Array<[string, number]> = [
   ['240.0.0.0', 4], // reserved, broadcast
 ];
 
-function forbiddenV4(address: string): boolean {
-  const value = ipv4Number(address);
-  return FORBIDDEN_V4.some(([base, bits]) => {
-    const size = 2 ** (32 - bits);
-    const start = ipv4Number(base);
-    return value >= start && value < start + size;
-  });
-}
-
-/** The eight 16-bit groups of an IPv6 address (with an embedded IPv4 tail expanded). */
-function ipv6Groups(address: string): number[] {
-  let text = address.toLowerCase().split('%')[0];
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4) {
-    const n = ipv4Number(v4[1]);
-    text = `${text.slice(0, -v4[1].length)}${(Math.floor(n / 65536)).toString(16)}:${(n % 65536).toString(16)}`;
-  }
-  const [head, tail] = text.split('::');
-  const headGroups = head ? head.split(':') : [];
-  const tailGroups = tail !== undefined && tail !== '' ? tail.split(':') : [];
-  const missing = 8 - headGroups.length - tailGroups.length;
-  const groups = tail === undefined ? headGroups : [...headGroups, ...Array<string>(missing).fill('0'), ...tailGroups];
-  return groups.map((group) => parseInt(group, 16));
-}
-
-/** The IPv4 address in the last 32 bits of an IPv6 address. */
-function embeddedV4(g: number[]): string {
-  return `${g[6] >> 8}.${g[6] & 255}.${g[7] >> 8}.${g[7] & 255}`;
-}
-
 /**
  * IPv6: only global unicast (2000::/3) is public, less the blocks inside it that are not an
  * ordinary host or that carry an IPv4 address a relay would reach (SECURITY.md, webhooks). The two
  * forms whose IPv4 address a host on the way reaches directly (IPv4-mapped `::ffff:0:0/96` and
- * the well-known NAT64 prefix `64:ff9b::/96`) are decoded and judged by the IPv4 rules; every
- * other form that embeds an IPv4 address (IPv4-compatible `::/96`, IPv4-translated
- * `::ffff:0:0:0/96`, 6to4 `2002::/16`, Teredo `2001::/32`, local NAT64 `64:ff9b:1::/48`) falls
- * outside the allowed ranges and is refused whatever it embeds.
+ * the well-known NAT64 prefix `64:ff9b::/96`) are judged by the IPv4 ranges; every other form that
+ * embeds an IPv4 address (IPv4-compatible `::/96`, IPv4-translated `::ffff:0:0:0/96`, 6to4
+ * `2002::/16`, Teredo `2001::/32`, local NAT64 `64:ff9b:1::/48`) falls outside the reachable ranges
+ * and is refused whatever it embeds.
  */
-function forbiddenV6(address: string): boolean {
-  const g = ipv6Groups(address);
-  if (g.length !== 8 || g.some((group) => !Number.isInteger(group) || group < 0 || group > 0xffff)) {
-    return true;
+const REACHABLE_V6: ReadonlyArray<readonly [string, number]> = [
+  ['2000::', 3], // global unicast
+  ['::ffff:0:0', 96], // IPv4-mapped: judged by the IPv4 ranges below
+  ['64:ff9b::', 96], // NAT64, well-known prefix: judged by the IPv4 ranges below
+];
+
+const FORBIDDEN_V6: ReadonlyArray<readonly [string, number]> = [
+  ['2001::', 23], // IETF protocol assignments (Teredo 2001::/32, benchmarking, ORCHID)
+  ['2001:db8::', 32], // documentation
+  ['2002::', 16], // 6to4: a relay reaches the embedded IPv4 address
+  ['3fff::', 20], // documentation
+  ['3ffe::', 16], // the returned 6bone test range
+];
+
+function blockListOf(ranges: ReadonlyArray<readonly [string, number, 'ipv4' | 'ipv6']>): BlockList {
+  const list = new BlockList();
+  for (const [base, prefix, family] of ranges) {
+    list.addSubnet(base, prefix, family);
   }
-  const zeroPrefix = (count: number): boolean => g.slice(0, count).every((group) => group === 0);
-  if (zeroPrefix(5) && g[5] === 0xffff) {
-    return forbiddenV4(embeddedV4(g)); // ::ffff:a.b.c.d, IPv4-mapped
-  }
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((group) => group === 0)) {
-    return forbiddenV4(embeddedV4(g)); // 64:ff9b::a.b.c.d, NAT64 (well-known prefix)
-  }
-  if ((g[0] & 0xe000) !== 0x2000) {
-    return true; // outside 2000::/3: loopback, unspecified, IPv4-compatible, unique/link/site-local, multicast, …
-  }
-  return (
-    (g[0] === 0x2001 && g[1] < 0x0200) || // 2001::/23 IETF protocol assignments (Teredo 2001::/32, benchmarking, ORCHID)
-    (g[0] === 0x2001 && g[1] === 0x0db8) || // 2001:db8::/32 documentation
-    g[0] === 0x2002 || // 2002::/16 6to4: a relay reaches the embedded IPv4 address
-    (g[0] === 0x3fff && g[1] < 0x1000) || // 3fff::/20 documentation
-    g[0] === 0x3ffe // 3ffe::/16, the returned 6bone test range
-  );
+  return list;
 }
+
+const reachableV6 = blockListOf(REACHABLE_V6.map(([base, prefix]) => [base, prefix, 'ipv6'] as const));
+
+/** Each IPv4 range also in its IPv4-mapped and NAT64 forms: an IPv6 prefix 96 bits longer. */
+const forbidden = blockListOf([
+  ...FORBIDDEN_V4.flatMap(([base, prefix]) => [
+    [base, prefix, 'ipv4'] as const,
+    [`::ffff:${base}`, 96 + prefix, 'ipv6'] as const,
+    [`64:ff9b::${base}`, 96 + prefix, 'ipv6'] as const,
+  ]),
+  ...FORBIDDEN_V6.map(([base, prefix]) => [base, prefix, 'ipv6'] as const),
+]);
 
 /** True for loopback, private, link-local, unspecified and other non-public addresses. */
 export function isForbiddenAddress(address: string): boolean {
-  const family = isIP(address.split('%')[0]);
-  if (family === 4) {
-    return forbiddenV4(address);
+  // A zone (`fe80::1%eth0`) names an interface, not a host: the address alone is judged.
+  const host = address.split('%')[0];
+  switch (isIP(host)) {
+    case 4:
+      return forbidden.check(host, 'ipv4');
+    case 6:
+      return !reachableV6.check(host, 'ipv6') || forbidden.check(host, 'ipv6');
+    default:
+      return true;
   }
-  if (family === 6) {
-    return forbiddenV6(address);
-  }
-  return true;
 }

@@ -6,7 +6,7 @@ describe('MapsService picture cache', () => {
     const cache = newSvgCache({ maxEntries: 32, maxBytes: 100_000 });
     for (let index = 0; index < 10; index += 1) {
       cache.set(`bbox=${index}`, MapFile.of(`<svg>${'x'.repeat(30_000)}</svg>`, 'image/svg+xml'));
-      expect(cache.bytes).toBeLessThanOrEqual(100_000);
+      expect(cache.calculatedSize).toBeLessThanOrEqual(100_000);
     }
     expect(cache.size).toBe(3);
     expect(cache.has('bbox=9')).toBe(true);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CitiesQueryService } from '../cities/cities-query.service';
-import { BoundedMap, type MemoryBounds, stringBytes } from '../common/memory/bounded-map';
+import type { LRUCache } from 'lru-cache';
+import { boundedCache, type MemoryBounds, stringBytes } from '../common/memory/bounded-cache';
 import type { CityView } from '../cities/city.view';
 import { ApiError } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
@@ -18,7 +19,7 @@ interface Snapshot {
   shapes: MapShape[];
   geojson: MapFile;
   /** Pictures drawn from this snapshot, by bbox ('all' without one), built on first request: ~35 ms per 1,000 cities for the full map. */
-  svgs: BoundedMap<string, MapFile>;
+  svgs: LRUCache<string, MapFile>;
 }
 
 /**
@@ -28,8 +29,8 @@ interface Snapshot {
 export const SVG_CACHE_BOUNDS: MemoryBounds = { maxEntries: 32, maxBytes: 16 * 1024 * 1024 };
 
 /** The pictures of one snapshot, each counted by its body's bytes. */
-export function newSvgCache(bounds: MemoryBounds = SVG_CACHE_BOUNDS): BoundedMap<string, MapFile> {
-  return new BoundedMap(bounds, (key, file) => stringBytes(key) + file.body.length);
+export function newSvgCache(bounds: MemoryBounds = SVG_CACHE_BOUNDS): LRUCache<string, MapFile> {
+  return boundedCache(bounds, (key, file) => stringBytes(key) + file.body.length);
 }
 
 function shapeOf(city: Pick<CityView, 'id' | 'name' | 'corners'>): MapShape {

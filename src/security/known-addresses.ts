@@ -1,7 +1,8 @@
 import type Redis from 'ioredis';
-import { BoundedMap, type MemoryBounds, stringBytes } from '../common/memory/bounded-map';
+import type { LRUCache } from 'lru-cache';
+import { boundedCache, type MemoryBounds, stringBytes } from '../common/memory/bounded-cache';
 
-/** What this process keeps in memory at most (docs/reliability.md, "Lifetime"); the oldest are forgotten first. */
+/** What this process keeps in memory at most (docs/reliability.md, "Lifetime"); the least recently used are forgotten first. */
 export const KNOWN_ADDRESSES_BOUNDS: MemoryBounds = { maxEntries: 100_000, maxBytes: 16 * 1024 * 1024 };
 /** A number (the expiry time) and the Map's own slot, beside the key. */
 const EXPIRY_BYTES = 16;
@@ -13,7 +14,7 @@ const EXPIRY_BYTES = 16;
  * past Node's longest timer (24.8 days), which would expire a timer-based entry at once.
  */
 export class KnownAddresses {
-  private readonly memory: BoundedMap<string, number>;
+  private readonly memory: LRUCache<string, number>;
 
   constructor(
     private readonly redis: Redis | undefined,
@@ -21,12 +22,12 @@ export class KnownAddresses {
     private readonly ttlSeconds: number,
     bounds: MemoryBounds = KNOWN_ADDRESSES_BOUNDS,
   ) {
-    this.memory = new BoundedMap(bounds, (key) => stringBytes(key) + EXPIRY_BYTES);
+    this.memory = boundedCache(bounds, (key) => stringBytes(key) + EXPIRY_BYTES);
   }
 
   /** Entries and estimated bytes held in this process (for tests and diagnostics). */
   get held(): { entries: number; bytes: number } {
-    return { entries: this.memory.size, bytes: this.memory.bytes };
+    return { entries: this.memory.size, bytes: this.memory.calculatedSize };
   }
 
   async remember(account: string, ip: string): Promise<void> {

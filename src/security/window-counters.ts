@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
-import { BoundedMap, type MemoryBounds, stringBytes } from '../common/memory/bounded-map';
+import type { LRUCache } from 'lru-cache';
+import { boundedCache, type MemoryBounds, stringBytes } from '../common/memory/bounded-cache';
 import { type Buckets, hit, liveBuckets, reward, stateOf, windowShape, type WindowShape, type WindowState } from './sliding-window';
 
 /**
@@ -36,32 +37,33 @@ export interface FlagStore {
 }
 
 export class MemoryWindowCounter implements WindowCounter {
-  private readonly entries: BoundedMap<string, Array<[number, number]>>;
+  /** Read with `peek`, so that only a write makes a key the newest (see MEMORY_LIMITER_BOUNDS). */
+  private readonly entries: LRUCache<string, Array<[number, number]>>;
   readonly shape: WindowShape;
 
   constructor(durationMs: number, bounds: MemoryBounds = MEMORY_LIMITER_BOUNDS) {
     this.shape = windowShape(durationMs);
-    this.entries = new BoundedMap(bounds, (key, buckets) => stringBytes(key) + ENTRY_BYTES + buckets.length * BUCKET_BYTES);
+    this.entries = boundedCache(bounds, (key, buckets) => stringBytes(key) + ENTRY_BYTES + buckets.length * BUCKET_BYTES);
   }
 
   /** Keys and estimated bytes held (for tests and diagnostics). */
   get held(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.entries.bytes };
+    return { entries: this.entries.size, bytes: this.entries.calculatedSize };
   }
 
   hit(key: string, limit: number, points = 1): Promise<WindowState> {
     const now = Date.now();
-    const result = hit(this.entries.get(key) ?? [], this.shape, now, limit, points);
+    const result = hit(this.entries.peek(key) ?? [], this.shape, now, limit, points);
     this.store(key, result.buckets, result.state.allowed);
     return Promise.resolve(result.state);
   }
 
   peek(key: string, limit: number): Promise<WindowState> {
-    return Promise.resolve(stateOf(this.entries.get(key) ?? [], this.shape, Date.now(), limit, true));
+    return Promise.resolve(stateOf(this.entries.peek(key) ?? [], this.shape, Date.now(), limit, true));
   }
 
   reward(key: string, points: number): Promise<void> {
-    const buckets = this.entries.get(key);
+    const buckets = this.entries.peek(key);
     if (buckets) {
       this.store(key, reward(buckets, this.shape, Date.now(), points), false);
     }
@@ -89,10 +91,10 @@ export class MemoryWindowCounter implements WindowCounter {
 }
 
 export class MemoryFlags implements FlagStore {
-  private readonly expiries: BoundedMap<string, number>;
+  private readonly expiries: LRUCache<string, number>;
 
   constructor(bounds: MemoryBounds = MEMORY_LIMITER_BOUNDS) {
-    this.expiries = new BoundedMap(bounds, (key) => stringBytes(key) + ENTRY_BYTES);
+    this.expiries = boundedCache(bounds, (key) => stringBytes(key) + ENTRY_BYTES);
   }
 
   raise(key: string, ms: number): Promise<void> {
@@ -101,7 +103,7 @@ export class MemoryFlags implements FlagStore {
   }
 
   msLeft(key: string): Promise<number> {
-    const expiresAt = this.expiries.get(key);
+    const expiresAt = this.expiries.peek(key);
     const left = expiresAt === undefined ? 0 : expiresAt - Date.now();
     if (expiresAt !== undefined && left <= 0) {
       this.expiries.delete(key);

@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { AppConfig } from '../../src/config/app-config';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { EventsService } from '../../src/events/events.service';
-import { freePort } from '../support/server-process';
+import { freePort } from '../../scripts/free-port';
 import { TcpProxy } from '../support/tcp-proxy';
 import { expectError, newPlayer, registerClubUser, TestApp, type ClubUser } from '../support/test-app';
 import { duringFault, FAULTS, FaultTable, timeToRecover } from './fault-table';

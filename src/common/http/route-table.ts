@@ -1,24 +1,25 @@
-import { Injectable } from '@nestjs/common';
-import FindMyWay, { HTTPVersion } from 'find-my-way';
-
-const noop = (): void => undefined;
+import type { FastifyInstance, HTTPMethods } from 'fastify';
 
 /**
- * A copy of the registered routes, used only to tell a 405 (known path, other method) from a
- * 404. Filled from Fastify's onRoute hook before the server starts.
+ * The registered routes (filled from Fastify's onRoute hook before the server starts), used to
+ * tell a 405 (known path, other method) from a 404 (docs/api.md, Requests and responses). The
+ * question "does this path have a route for that method?" goes to Fastify's own router through
+ * its public `findRoute`, so it is answered exactly as a request would be routed.
  */
-@Injectable()
 export class RouteTable {
-  private readonly router = FindMyWay<HTTPVersion.V1>();
-  private readonly methods = new Set<string>();
-  private readonly registered: Array<{ method: string; url: string }> = [];
+  private readonly methods = new Set<HTTPMethods>();
+  private readonly registered: Array<{ method: HTTPMethods; url: string }> = [];
+  private readonly known = new Set<string>();
 
-  add(method: string | string[], url: string): void {
+  constructor(private readonly router: Pick<FastifyInstance, 'findRoute'>) {}
+
+  add(method: HTTPMethods | HTTPMethods[], url: string): void {
     for (const one of Array.isArray(method) ? method : [method]) {
-      if (this.router.hasRoute(one as never, url)) {
+      const key = `${one} ${url}`;
+      if (this.known.has(key)) {
         continue;
       }
-      this.router.on(one as never, url, noop);
+      this.known.add(key);
       this.methods.add(one);
       this.registered.push({ method: one, url });
     }
@@ -29,8 +30,9 @@ export class RouteTable {
     return this.registered;
   }
 
+  /** The methods (of those any route uses) that have a route matching this request URL, sorted. */
   allowedMethods(rawUrl: string): string[] {
-    const path = rawUrl.split('?')[0] ?? '/';
-    return [...this.methods].filter((method) => this.router.find(method as never, path) !== null).sort();
+    const url = rawUrl.split('?')[0] ?? '/';
+    return [...this.methods].filter((method) => this.router.findRoute({ method, url }) !== null).sort();
   }
 }

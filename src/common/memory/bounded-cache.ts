@@ -1,0 +1,56 @@
+import { LRUCache } from 'lru-cache';
+
+/**
+ * In-process caches bounded by entries AND by bytes (docs/reliability.md, "Lifetime"): an entry
+ * count alone does not bound memory when one entry can be a whole city list or a map picture, and
+ * a long-running process must not grow with the data or with what callers send.
+ */
+
+export interface MemoryBounds {
+  /** At most this many entries. */
+  maxEntries: number;
+  /** At most about this many bytes, as estimated by the cache's `sizeOf`. */
+  maxBytes: number;
+}
+
+/** Estimates, never measures: V8 does not tell an object's retained size cheaply. */
+export const ENTRY_OVERHEAD_BYTES = 64;
+
+/** A rough in-memory size of a string (UTF-16 in the worst case). */
+export function stringBytes(text: string): number {
+  return text.length * 2 + ENTRY_OVERHEAD_BYTES;
+}
+
+/**
+ * A rough in-memory size of a JSON-like value: twice its JSON length (keys and numbers take about
+ * as much in the heap as in text, strings up to twice) plus a fixed overhead. Used only when an
+ * entry is stored, which is after a database read, so its cost is small beside the read's.
+ */
+export function approximateBytes(value: unknown): number {
+  if (typeof value === 'string') {
+    return stringBytes(value);
+  }
+  if (Buffer.isBuffer(value)) {
+    return value.length + ENTRY_OVERHEAD_BYTES;
+  }
+  try {
+    return (JSON.stringify(value) ?? '').length * 2 + ENTRY_OVERHEAD_BYTES;
+  } catch {
+    // Not serialisable (a cycle): counted as large, so that it cannot fill the budget unseen.
+    return 1024 * 1024;
+  }
+}
+
+/**
+ * An lru-cache held within `bounds`: past either bound the least recently used entries go, and a
+ * value larger than the whole byte budget is not kept at all (lru-cache's `maxEntrySize` defaults
+ * to `maxSize`). `calculatedSize` is the estimated bytes held. The bounds are checked here because
+ * lru-cache reads a 0 as "no bound", which must never happen by mistake. Values cannot be
+ * `undefined` or `null` (lru-cache stores neither): a cache of "not found" boxes its values.
+ */
+export function boundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(bounds: MemoryBounds, sizeOf: (key: K, value: V) => number): LRUCache<K, V> {
+  if (!(bounds.maxEntries >= 1) || !(bounds.maxBytes >= 1)) {
+    throw new RangeError('a bounded cache needs maxEntries and maxBytes of at least 1');
+  }
+  return new LRUCache<K, V>({ max: bounds.maxEntries, maxSize: bounds.maxBytes, sizeCalculation: (value, key) => sizeOf(key, value) });
+}
