@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { ApiKeysModule } from './api-keys/api-keys.module';
@@ -16,13 +16,24 @@ import { ConfigModule } from './config/config.module';
 import { ConsoleModule } from './console/console.module';
 import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
+import { PlayerNameLookup } from './events/player-name-lookup';
 import { HealthModule } from './health/health.module';
 import { MapsModule } from './maps/maps.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PlayersModule } from './players/players.module';
+import { PlayersRepository } from './players/players.repository';
 import { SecurityModule } from './security/security.module';
 import { UserKeysModule } from './user-keys/user-keys.module';
 import { UsersModule } from './users/users.module';
+
+/**
+ * Binds the events feature's PlayerNameLookup port to the players repository, so that neither
+ * feature imports the other. Global because every module that records events imports
+ * EventsModule; the server and the CLI both import it once, at the root.
+ */
+@Global()
+@Module({ imports: [PlayersModule], providers: [{ provide: PlayerNameLookup, useExisting: PlayersRepository }], exports: [PlayerNameLookup] })
+export class PlayerNamesBinding {}
 
 @Module({})
 export class AppModule {
@@ -38,6 +49,7 @@ export class AppModule {
         SecurityModule,
         ScheduleModule.forRoot(),
         PlayersModule,
+        PlayerNamesBinding,
         ApiKeysModule,
         CaptchaModule,
         AuthModule,

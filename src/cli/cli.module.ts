@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { PlayerNamesBinding } from '../app.module';
 import { BanlistSyncModule } from '../banlist-sync/banlist-sync.module';
 import { CaptchaModule } from '../captcha/captcha.module';
 import { ClubModule } from '../club/club.module';
@@ -21,7 +22,7 @@ export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(config), TelemetryModule, DatabaseModule, EventsModule, PlayersModule, ApiKeysModule, CaptchaModule, ClubModule, UsersModule, BanlistSyncModule, OriginalImportModule],
+      imports: [ConfigModule.forRoot(config), TelemetryModule, DatabaseModule, EventsModule, PlayersModule, PlayerNamesBinding, ApiKeysModule, CaptchaModule, ClubModule, UsersModule, BanlistSyncModule, OriginalImportModule],
     };
   }
 }

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TelemetryModule } from '../common/telemetry/telemetry.module';
-import { PlayersModule } from '../players/players.module';
 import { EventNotifier } from './event-notifier';
 import { EventsController } from './events.controller';
 import { EventsRepository } from './events.repository';
@@ -21,7 +20,7 @@ import { WebhooksService } from './webhooks.service';
  * loaded (the HTTP server, not the CLI).
  */
 @Module({
-  imports: [TelemetryModule, PlayersModule],
+  imports: [TelemetryModule],
   controllers: [EventsController, WebhooksController],
   providers: [
     EventsRepository,

@@ -3,10 +3,10 @@ import { BuildInfo } from '../common/build-info';
 import { Telemetry, type WebhookDeliveryOutcome } from '../common/telemetry/telemetry';
 import { discordMessage, playersOf } from './discord-message';
 import { PING_TYPE } from './event.types';
-import { PlayersRepository } from '../players/players.repository';
 import { TargetRefused, WebhookSender } from './webhook-sender';
 import { signatureHeader } from './webhook-signature';
 import type { WebhookRecord } from './webhooks.repository';
+import { PlayerNameLookup } from './player-name-lookup';
 
 /** What one attempt came to, for the log and the metrics. */
 export interface AttemptResult {
@@ -42,7 +42,7 @@ export class WebhookDeliveryService {
 
   constructor(
     private readonly sender: WebhookSender,
-    private readonly players: PlayersRepository,
+    private readonly players: PlayerNameLookup,
     buildInfo: BuildInfo,
     private readonly telemetry: Telemetry,
   ) {
