@@ -2,6 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { satisfies } from 'semver';
 import { asUser, compileServer, ROOT, startServerProcess } from './support/server-process';
 import { testDatabaseKind } from './support/test-database';
 
@@ -174,7 +175,12 @@ describeOnSqlite('the container image layout, run as a non-root user (e2e)', () 
     expect(stage.env.MALLOC_MMAP_THRESHOLD_).toBe('131072');
     // A heap limit keeps V8's heap near what is live (the same section).
     expect(stage.env.NODE_OPTIONS).toBe('--max-old-space-size=512');
-    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))).toMatchObject({ version: '0.2.0', engines: { node: '>=20.19' } });
+    // The image's Node and the declared engines agree: the engines are exactly the Node lines with
+    // require(esm) (NestJS 12 is ES modules only), and every Node 22 release from 22.12 is in them.
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; engines: { node: string } };
+    expect(manifest).toMatchObject({ version: '0.2.0', engines: { node: '^20.19.0 || >=22.12.0' } });
+    expect(['20.19.0', '22.12.0', '22.99.0', '24.0.0'].map((version) => satisfies(version, manifest.engines.node))).toEqual([true, true, true, true]);
+    expect(['20.18.9', '21.7.0', '22.11.0'].map((version) => satisfies(version, manifest.engines.node))).toEqual([false, false, false]);
   });
 
   it('without the data directory the start fails as one JSON line naming the error, not coloured text', async () => {
