@@ -3,6 +3,7 @@ import { AppConfig } from '../src/config/app-config';
 import { RATE_LIMITS } from '../src/security/rate-limits';
 import { FakeBanlist, upstreamPlayer } from './support/fake-banlist';
 import { HttpResult, newPlayer, registerClubUser, RequestOptions, TestApp } from './support/test-app';
+import { square } from './support/cities';
 
 const ORIGIN = 'https://club.example.org';
 /** Differ between any two responses by nature; every other header must be the same. */
@@ -83,12 +84,7 @@ describe('cached public reads before the router (e2e)', () => {
         cityNameKana: `ふぁすと${'あいうえおかきくけこ'[x % 10]}${'あいうえおかきくけこ'[Math.floor(x / 20) % 10]}${'あいうえおかきくけこ'[Math.floor(x / 200) % 10]}`,
         summary: 'fast path test',
         origin: 'fast path test',
-        corners: [
-          { id: 1, x, z: 0 },
-          { id: 2, x, z: 9 },
-          { id: 3, x: x + 9, z: 9 },
-          { id: 4, x: x + 9, z: 0 },
-        ],
+        corners: square(x, 0),
         count: 100,
         recaptcha: 'pass',
         force: true,

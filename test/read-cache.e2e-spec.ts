@@ -3,6 +3,7 @@ import { ClubAccountsService } from '../src/club/club-accounts.service';
 import { AppConfig } from '../src/config/app-config';
 import { FakeBanlist, upstreamPlayer } from './support/fake-banlist';
 import { expectError, newPlayer, registerClubUser, TestApp } from './support/test-app';
+import { square } from './support/cities';
 
 type CityList = { data: Array<{ id: number; name: string; owner: { uuid: string; mcid: string } }> };
 
@@ -16,12 +17,7 @@ function cityBody(usertoken: string): Record<string, unknown> {
     cityNameKana: `きゃっしゅ${'あいうえおかきくけこ'[sequence % 10]}${'あいうえおかきくけこ'[Math.floor(sequence / 10) % 10]}`,
     summary: 'cache test',
     origin: 'cache test',
-    corners: [
-      { id: 1, x, z: 0 },
-      { id: 2, x, z: 9 },
-      { id: 3, x: x + 9, z: 9 },
-      { id: 4, x: x + 9, z: 0 },
-    ],
+    corners: square(x, 0),
     count: 100,
     recaptcha: 'pass',
     force: true,

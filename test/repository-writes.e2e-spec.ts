@@ -24,6 +24,7 @@ import { UserKeysRepository } from '../src/user-keys/user-keys.repository';
 import { AchievementsRepository } from '../src/users/achievements.repository';
 import { LoginsRepository } from '../src/users/logins.repository';
 import { newPlayer, TestApp } from './support/test-app';
+import { square } from './support/cities';
 
 /*
  * Every write method of every repository, walked (docs/design-and-performance.md, "One way to
@@ -138,12 +139,7 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
         cityNameKana: `うぉーく${'あいうえおかきくけこ'[sequence % 10]}${'あいうえおかきくけこ'[Math.floor(sequence / 10) % 10]}`,
         summary: 'walk',
         origin: 'walk',
-        corners: [
-          { id: 1, x, z: 0 },
-          { id: 2, x, z: 9 },
-          { id: 3, x: x + 9, z: 9 },
-          { id: 4, x: x + 9, z: 0 },
-        ],
+        corners: square(x, 0),
         count: 100,
         recaptcha: 'pass',
         force: true,
