@@ -90,7 +90,7 @@ describe('database faults on MariaDB, through a TCP proxy', () => {
     const player = newPlayer();
     const userkey = await app.issueUserKey(gameServerKey, player.uuid, player.mcid);
     // The account row is already inserted and the key spent (uncommitted) when the token insert is cut off.
-    const dropped = proxy.dropWhenClientSends('INSERT INTO `club_tokens`');
+    const dropped = proxy.dropWhenClientSends('INSERT INTO club_tokens');
     const failed = await app.post('/club/register', { userkey, password: 'long-password', recaptcha: 'pass' });
     await dropped;
     expectError(failed, 503, 'service_unavailable');
@@ -102,7 +102,7 @@ describe('database faults on MariaDB, through a TCP proxy', () => {
   it('keeps the old user key when replacing it fails mid-transaction', async () => {
     const player = newPlayer();
     const oldKey = await app.issueUserKey(gameServerKey, player.uuid, player.mcid);
-    const dropped = proxy.dropWhenClientSends('INSERT INTO `user_keys`');
+    const dropped = proxy.dropWhenClientSends('INSERT INTO user_keys');
     expectError(await issueKey(player.uuid, player.mcid), 503, 'service_unavailable');
     await dropped;
     expect(await directQuery('SELECT COUNT(*) AS n FROM user_keys WHERE player_uuid = ?', [player.uuid])).toEqual([{ n: 1 }]);
