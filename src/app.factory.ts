@@ -16,6 +16,7 @@ import { assertSingleValued, registerBodyParsers } from './common/http/body-pars
 import { CachedRead, registerCachedReads } from './common/http/cached-reads';
 import { registerEnvelope } from './common/http/envelope.hook';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './common/http/json-depth';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { ApiError } from './common/errors/api-error';
 import { msg } from './common/errors/messages';
 import { RouteTable } from './common/http/route-table';
@@ -193,7 +194,12 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   registerResponseHook(fastify, app.get(Telemetry), ['info', 'debug', 'trace'].includes(config.LOG_LEVEL));
   registerRateLimit(app);
   // After the rate limit's hook, so that it counts these requests too; Nest adds its routes in init().
-  const assertCachedReadsAttached = registerCachedReads(fastify, createValidationPipe(), options.cachedReads === false ? [] : cachedReads(app));
+  const errors = app.get(AllExceptionsFilter);
+  const assertCachedReadsAttached = registerCachedReads(
+    fastify,
+    { pipe: createValidationPipe(), answerError: (error, request, reply) => errors.answer(error, request, reply) },
+    options.cachedReads === false ? [] : cachedReads(app),
+  );
 
   const version = app.get(BuildInfo).version;
   registerEnvelope(fastify, version);

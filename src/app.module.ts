@@ -65,7 +65,8 @@ export class AppModule {
       providers: [
         { provide: RouteTable, useValue: routes },
         { provide: APP_PIPE, useFactory: createValidationPipe },
-        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        AllExceptionsFilter,
+        { provide: APP_FILTER, useExisting: AllExceptionsFilter },
       ],
     };
   }

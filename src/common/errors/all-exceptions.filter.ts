@@ -21,8 +21,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const reply = http.getResponse<FastifyReply>();
+    this.answer(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+  }
+
+  /** Sends the error envelope for `exception`; also used by the reads answered before Nest's router (cached-reads.ts). */
+  answer(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
     const databaseError = databaseErrorKind(exception);
     if (databaseError) {
       this.telemetry.databaseError(databaseError);

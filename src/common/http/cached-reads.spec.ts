@@ -1,5 +1,5 @@
 import type { ArgumentMetadata, PipeTransform } from '@nestjs/common';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { CachedRead, registerCachedReads } from './cached-reads';
 
 class LookupDto {
@@ -28,7 +28,11 @@ describe(registerCachedReads.name, () => {
 
   async function build(reads: CachedRead[]): Promise<() => void> {
     fastify = Fastify();
-    const assertAttached = registerCachedReads(fastify, digitsOnly, reads);
+    const answerError = (error: unknown, _request: unknown, reply: FastifyReply): void => {
+      handled.push(`error ${(error as Error).message}`);
+      void reply.status(418).send({ error: (error as Error).message });
+    };
+    const assertAttached = registerCachedReads(fastify, { pipe: digitsOnly, answerError }, reads);
     fastify.addHook('onRequest', (request, _reply, done) => {
       handled.push(`onRequest ${request.url}`);
       done();
@@ -52,11 +56,27 @@ describe(registerCachedReads.name, () => {
     expect(handled).toEqual(['onRequest /things/12?x=1']);
   });
 
-  it('leaves invalid input, a failing handler, HEAD and other methods to the router', async () => {
+  it('answers invalid input and a failing handler itself, through the error answer, running the handler once', async () => {
+    let calls = 0;
+    const counted: CachedRead<LookupDto> = {
+      ...read,
+      handle: (input) => {
+        calls += 1;
+        return read.handle(input);
+      },
+    };
+    await build([counted]);
+    const invalid = await fastify.inject({ method: 'GET', url: '/things/abc' });
+    expect({ status: invalid.statusCode, body: invalid.json<unknown>() }).toEqual({ status: 418, body: { error: 'invalid' } });
+    expect(calls).toBe(0);
+    const failing = await fastify.inject({ method: 'GET', url: '/things/404' });
+    expect({ status: failing.statusCode, body: failing.json<unknown>() }).toEqual({ status: 418, body: { error: 'not found' } });
+    expect(calls).toBe(1);
+  });
+
+  it('leaves HEAD and other methods to the router', async () => {
     await build([read]);
     for (const [method, url] of [
-      ['GET', '/things/abc'],
-      ['GET', '/things/404'],
       ['HEAD', '/things/12'],
       ['POST', '/things/12'],
     ] as const) {

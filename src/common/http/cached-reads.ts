@@ -18,13 +18,20 @@ export interface CachedRead<Input = unknown> {
   handle(input: Input): Promise<object>;
 }
 
+/** How the application validates input and answers an error (its validation pipe and its one exception filter). */
+export interface CachedReadsPipeline {
+  pipe: PipeTransform;
+  answerError(error: unknown, request: FastifyRequest, reply: FastifyReply): void;
+}
+
 /**
- * Installs the cached reads on their routes as Nest registers them. A request is answered here
- * only when validation and the handler succeed; anything else (invalid input, a 404, a database
- * error, another method) continues to Nest, which answers it, errors included, as before.
+ * Installs the cached reads on their routes as Nest registers them. A GET is answered here,
+ * failures included: invalid input, a 404 or a database error leave through the same exception
+ * filter as through Nest, so a read is never run twice (a stalled database would otherwise cost
+ * a failing read two statement deadlines). HEAD requests continue to Nest.
  * Returns a check for after `app.init()` that every read found its route.
  */
-export function registerCachedReads(fastify: FastifyInstance, pipe: PipeTransform, reads: readonly CachedRead[]): () => void {
+export function registerCachedReads(fastify: FastifyInstance, pipeline: CachedReadsPipeline, reads: readonly CachedRead[]): () => void {
   const byUrl = new Map(reads.map((read) => [read.url, read]));
   const attached = new Set<string>();
   fastify.addHook('onRoute', (route) => {
@@ -34,7 +41,7 @@ export function registerCachedReads(fastify: FastifyInstance, pipe: PipeTransfor
     }
     // Route-level hooks run after the instance's own onRequest hooks (CORS, query check, rate limit).
     const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-    route.onRequest = [...(own as onRequestHookHandler[]), answerFrom(read, pipe)];
+    route.onRequest = [...(own as onRequestHookHandler[]), answerFrom(read, pipeline)];
     attached.add(read.url);
   });
   return () => {
@@ -45,17 +52,16 @@ export function registerCachedReads(fastify: FastifyInstance, pipe: PipeTransfor
   };
 }
 
-function answerFrom(read: CachedRead, pipe: PipeTransform): onRequestHookHandler {
+function answerFrom(read: CachedRead, pipeline: CachedReadsPipeline): onRequestHookHandler {
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     // A HEAD request (Fastify's route for it shares these hooks) goes to Nest.
     if (request.method !== 'GET') {
       done();
       return;
     }
-    answer(read, pipe, request).then(
+    answer(read, pipeline.pipe, request).then(
       (body) => void reply.send(body),
-      // Nest answers it again, with its own error body and status.
-      () => done(),
+      (error: unknown) => pipeline.answerError(error, request, reply),
     );
   };
 }
