@@ -1,5 +1,5 @@
 import type { LRUCache } from 'lru-cache';
-import { approximateBytes, boundedCache, type MemoryBounds, stringBytes } from '../common/memory/bounded-cache';
+import { approximateBytes, boundedCache, heldBy, type MemoryBounds, stringBytes } from '../common/memory/bounded-cache';
 import type { DataTopic, DataVersions } from './data-versions';
 
 /**
@@ -25,14 +25,14 @@ export class ReadCache<V> {
   constructor(
     private readonly versions: DataVersions,
     private readonly topics: readonly DataTopic[] | 'any-write',
-    bounds: MemoryBounds = READ_CACHE_BOUNDS,
+    private readonly bounds: MemoryBounds = READ_CACHE_BOUNDS,
   ) {
     this.entries = boundedCache(bounds, (key, entry) => stringBytes(key) + approximateBytes(entry.value));
   }
 
   /** Entries and estimated bytes held (for tests and diagnostics). */
   get held(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.entries.calculatedSize };
+    return heldBy(this.entries, this.bounds);
   }
 
   /** Not an async function: a hit on a known stamp costs no extra promise hops (every hot read comes here). */

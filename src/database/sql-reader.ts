@@ -1,7 +1,7 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { DataSource } from 'typeorm';
-import { boundedCache, type MemoryBounds, stringBytes } from '../common/memory/bounded-cache';
+import { boundedCache, heldBy, type MemoryBounds, stringBytes } from '../common/memory/bounded-cache';
 import { datetimeParameter } from './transaction';
 
 /**
@@ -90,7 +90,7 @@ export class SqlReader implements OnApplicationShutdown {
 
   /** Prepared statements held (for tests and diagnostics). */
   get heldStatements(): { entries: number; bytes: number } {
-    return { entries: this.statements.size, bytes: this.statements.calculatedSize };
+    return heldBy(this.statements, STATEMENT_CACHE_BOUNDS);
   }
 
   /** A datetime parameter in the form the columns hold (see `datetimeParameter`). */

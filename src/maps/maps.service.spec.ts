@@ -1,12 +1,14 @@
+import { heldBy } from '../common/memory/bounded-cache';
 import { MapFile } from './map-file';
 import { newSvgCache, SVG_CACHE_BOUNDS } from './maps.service';
 
 describe('MapsService picture cache', () => {
   it('counts pictures by their bytes: a few large ones fill it as many small ones do', () => {
-    const cache = newSvgCache({ maxEntries: 32, maxBytes: 100_000 });
+    const bounds = { maxEntries: 32, maxBytes: 100_000 };
+    const cache = newSvgCache(bounds);
     for (let index = 0; index < 10; index += 1) {
       cache.set(`bbox=${index}`, MapFile.of(`<svg>${'x'.repeat(30_000)}</svg>`, 'image/svg+xml'));
-      expect(cache.calculatedSize).toBeLessThanOrEqual(100_000);
+      expect(heldBy(cache, bounds).bytes).toBeLessThanOrEqual(100_000);
     }
     expect(cache.size).toBe(3);
     expect(cache.has('bbox=9')).toBe(true);

@@ -1,6 +1,6 @@
 import type Redis from 'ioredis';
 import type { LRUCache } from 'lru-cache';
-import { boundedCache, type MemoryBounds, stringBytes } from '../common/memory/bounded-cache';
+import { boundedCache, heldBy, type MemoryBounds, stringBytes } from '../common/memory/bounded-cache';
 
 /** What this process keeps in memory at most (docs/reliability.md, "Lifetime"); the least recently used are forgotten first. */
 export const KNOWN_ADDRESSES_BOUNDS: MemoryBounds = { maxEntries: 100_000, maxBytes: 16 * 1024 * 1024 };
@@ -20,14 +20,14 @@ export class KnownAddresses {
     private readonly redis: Redis | undefined,
     private readonly prefix: string,
     private readonly ttlSeconds: number,
-    bounds: MemoryBounds = KNOWN_ADDRESSES_BOUNDS,
+    private readonly bounds: MemoryBounds = KNOWN_ADDRESSES_BOUNDS,
   ) {
     this.memory = boundedCache(bounds, (key) => stringBytes(key) + EXPIRY_BYTES);
   }
 
   /** Entries and estimated bytes held in this process (for tests and diagnostics). */
   get held(): { entries: number; bytes: number } {
-    return { entries: this.memory.size, bytes: this.memory.calculatedSize };
+    return heldBy(this.memory, this.bounds);
   }
 
   async remember(account: string, ip: string): Promise<void> {

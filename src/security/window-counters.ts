@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { LRUCache } from 'lru-cache';
-import { boundedCache, type MemoryBounds, stringBytes } from '../common/memory/bounded-cache';
+import { boundedCache, heldBy, type MemoryBounds, stringBytes } from '../common/memory/bounded-cache';
 import { type Buckets, hit, liveBuckets, reward, stateOf, windowShape, type WindowShape, type WindowState } from './sliding-window';
 
 /**
@@ -41,14 +41,14 @@ export class MemoryWindowCounter implements WindowCounter {
   private readonly entries: LRUCache<string, Array<[number, number]>>;
   readonly shape: WindowShape;
 
-  constructor(durationMs: number, bounds: MemoryBounds = MEMORY_LIMITER_BOUNDS) {
+  constructor(durationMs: number, private readonly bounds: MemoryBounds = MEMORY_LIMITER_BOUNDS) {
     this.shape = windowShape(durationMs);
     this.entries = boundedCache(bounds, (key, buckets) => stringBytes(key) + ENTRY_BYTES + buckets.length * BUCKET_BYTES);
   }
 
   /** Keys and estimated bytes held (for tests and diagnostics). */
   get held(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.entries.calculatedSize };
+    return heldBy(this.entries, this.bounds);
   }
 
   hit(key: string, limit: number, points = 1): Promise<WindowState> {

@@ -44,13 +44,37 @@ export function approximateBytes(value: unknown): number {
 /**
  * An lru-cache held within `bounds`: past either bound the least recently used entries go, and a
  * value larger than the whole byte budget is not kept at all (lru-cache's `maxEntrySize` defaults
- * to `maxSize`). `calculatedSize` is the estimated bytes held. The bounds are checked here because
- * lru-cache reads a 0 as "no bound", which must never happen by mistake. Values cannot be
- * `undefined` or `null` (lru-cache stores neither): a cache of "not found" boxes its values.
+ * to `maxSize`). Values cannot be `undefined` or `null` (lru-cache stores neither): a cache of
+ * "not found" boxes its values. The bounds are checked here because lru-cache reads a 0 as "no
+ * bound", which must never happen by mistake.
+ *
+ * Both bounds are kept through lru-cache's size alone, never its `max`: with `max` lru-cache
+ * allocates that many slots up front, and the rate limiters' 100,000-entry tables and the read
+ * caches took about 27 MB of an idle server's RSS before a single entry
+ * (docs/design-and-performance.md, "Libraries instead of hand-written code"). Each entry weighs
+ * `max(bytes × maxEntries, maxBytes)` against a budget of `maxBytes × maxEntries`: as every entry
+ * weighs at least `maxBytes`, at most `maxEntries` fit; as each weighs at least its bytes times
+ * `maxEntries`, their bytes add up to at most `maxBytes`. Exact, in integers far below 2^53.
  */
 export function boundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(bounds: MemoryBounds, sizeOf: (key: K, value: V) => number): LRUCache<K, V> {
-  if (!(bounds.maxEntries >= 1) || !(bounds.maxBytes >= 1)) {
-    throw new RangeError('a bounded cache needs maxEntries and maxBytes of at least 1');
+  const { maxEntries, maxBytes } = bounds;
+  if (!Number.isInteger(maxEntries) || !Number.isInteger(maxBytes) || maxEntries < 1 || maxBytes < 1) {
+    throw new RangeError('a bounded cache needs whole maxEntries and maxBytes of at least 1');
   }
-  return new LRUCache<K, V>({ max: bounds.maxEntries, maxSize: bounds.maxBytes, sizeCalculation: (value, key) => sizeOf(key, value) });
+  if (!Number.isSafeInteger(maxBytes * maxEntries * 2)) {
+    throw new RangeError('a bounded cache\'s maxBytes × maxEntries must stay a safe integer');
+  }
+  return new LRUCache<K, V>({
+    maxSize: maxBytes * maxEntries,
+    sizeCalculation: (value, key) => Math.max(Math.ceil(sizeOf(key, value)) * maxEntries, maxBytes),
+  });
+}
+
+/**
+ * What a bounded cache holds (for tests and diagnostics): its entries, and the estimated bytes of
+ * them, where an entry smaller than `maxBytes / maxEntries` counts as that much (the share that
+ * keeps the entry bound). Never above the bounds.
+ */
+export function heldBy(cache: { readonly size: number; readonly calculatedSize: number }, bounds: MemoryBounds): { entries: number; bytes: number } {
+  return { entries: cache.size, bytes: cache.calculatedSize / bounds.maxEntries };
 }
