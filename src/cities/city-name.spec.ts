@@ -10,6 +10,7 @@ describe('nameKey', () => {
     ['New　Town', 'new town'], // ideographic space
     ['New   Town', 'new town'],
     ['Straße', 'STRASSE'],
+    ['STRAẞE', 'Straße'], // capital sharp s folds to ß, then to ss
     ['ｶﾀｶﾅ', 'カタカナ'], // half-width katakana
     ['㍻', '平成'],
   ])('treats %j and %j as the same name', (a, b) => {

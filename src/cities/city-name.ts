@@ -15,11 +15,20 @@ const KANA = /^(?:[\u3041-\u3096\u309D-\u309F\u30A1-\u30FF ]|\u3099|\u309A)+$/;
 /**
  * The comparison key: NFKC, case-folded, white space collapsed. `toUpperCase().toLowerCase()`
  * folds the characters whose lower case is not their fold (e.g. "ß" and "SS" compare equal); the
- * second NFKC keeps the key normalised after folding.
+ * second NFKC keeps the key normalised after folding. One fold is not always enough: capital
+ * sharp s ("ẞ") folds to "ß", which folds to "ss" (the only such code point), so the fold runs
+ * until nothing changes, and a key is its own key.
  */
 export function nameKey(value: string): string {
-  const folded = value.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+  let folded = foldOnce(value);
+  for (let next = foldOnce(folded); next !== folded; next = foldOnce(folded)) {
+    folded = next;
+  }
   return folded.trim().replace(/\s+/gu, ' ');
+}
+
+function foldOnce(value: string): string {
+  return value.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
 }
 
 function common(field: string, raw: string): { ok: false; reason: LocalizedText } | { ok: true; value: string } {
