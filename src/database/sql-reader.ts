@@ -32,6 +32,11 @@ const PREPARED_STATEMENT_BYTES = 4096;
 export class SqlReader implements OnApplicationShutdown {
   private readonly statements = boundedCache<string, Statement>(STATEMENT_CACHE_BOUNDS, (sql) => stringBytes(sql) + PREPARED_STATEMENT_BYTES);
   private dataVersionStatement: Statement | undefined;
+  /** `PRAGMA data_version` as read in this turn of the event loop (see `changeCounter`). */
+  private turnCounter: number | undefined;
+  private readonly endTurn = (): void => {
+    this.turnCounter = undefined;
+  };
   readonly isMysql: boolean;
 
   private constructor(
@@ -76,16 +81,34 @@ export class SqlReader implements OnApplicationShutdown {
 
   /**
    * SQLite's `PRAGMA data_version` on the reader's own connection: it changes whenever another
-   * connection (this process's writer, or another process) commits to the file, and costs about a
-   * microsecond. Undefined where no such counter exists (MySQL; an in-memory database, whose one
-   * connection is also the writer and so never sees its own commits counted).
+   * connection (this process's writer, or another process) commits to the file. Undefined where no
+   * such counter exists (MySQL; an in-memory database, whose one connection is also the writer and
+   * so never sees its own commits counted).
+   *
+   * Asked once per turn of the event loop, not once per read: the pragma takes SQLite's shared
+   * lock on the WAL index (two `fcntl` calls and an `fstat`, 1.4 µs on a quiet machine, 3–4 µs
+   * per request under load), a tenth of a cached read's whole cost. Within one turn every request
+   * being handled arrived before the turn began, so it is concurrent with a commit another process
+   * makes during the turn and may be answered as of the turn's start; a request sent after that
+   * commit is read from its socket in a later turn, which asks again. This process's own commits
+   * forget the value at once (`forgetChangeCounter`, called by UnitOfWork), so a read that follows
+   * a write in the same request sees the write (docs/design-and-performance.md, "Cached reads").
    */
   changeCounter(): number | undefined {
     if (!this.sqlite || !this.ownConnection) {
       return undefined;
     }
-    this.dataVersionStatement ??= this.sqlite.prepare('PRAGMA data_version').pluck();
-    return this.dataVersionStatement.get() as number;
+    if (this.turnCounter === undefined) {
+      this.dataVersionStatement ??= this.sqlite.prepare('PRAGMA data_version').pluck();
+      this.turnCounter = this.dataVersionStatement.get() as number;
+      setImmediate(this.endTurn);
+    }
+    return this.turnCounter;
+  }
+
+  /** This process committed (or tried to): the next `changeCounter()` asks SQLite again. */
+  forgetChangeCounter(): void {
+    this.turnCounter = undefined;
   }
 
   /** Prepared statements held (for tests and diagnostics). */

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { QueueFullError } from '../common/limits/bounded-semaphore';
 import { loadConfig } from '../config/app-config';
 import type { Telemetry } from '../common/telemetry/telemetry';
+import { SqlReader } from './sql-reader';
 import { UnitOfWork } from './unit-of-work';
 
 // Telemetry is used only on MySQL (deadlock retries).
@@ -14,6 +15,7 @@ const telemetry = {} as Telemetry;
 describe(UnitOfWork.name, () => {
   let dir: string;
   let dataSource: DataSource;
+  let reader: SqlReader;
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'unit-of-work-'));
@@ -21,15 +23,17 @@ describe(UnitOfWork.name, () => {
     await dataSource.query('CREATE TABLE items (id INTEGER PRIMARY KEY, value INTEGER NOT NULL)');
     // The named-lock table of the foundation migration, which every app database has.
     await dataSource.query('CREATE TABLE app_locks (name VARCHAR(64) PRIMARY KEY)');
+    reader = await SqlReader.open(dataSource);
   });
 
   afterEach(async () => {
+    reader.onApplicationShutdown();
     await dataSource.destroy();
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('keeps writing after well over 10,000 write transactions on SQLite (no wrapper pile-up on the shared runner)', async () => {
-    const unitOfWork = new UnitOfWork(dataSource, telemetry, loadConfig({}));
+    const unitOfWork = new UnitOfWork(dataSource, telemetry, loadConfig({}), reader);
     const count = 12_500;
     for (let i = 0; i < count; i += 1) {
       await unitOfWork.transaction((tx) => tx.run('INSERT INTO items (value) VALUES (?)', [i]));
@@ -46,7 +50,7 @@ describe(UnitOfWork.name, () => {
   }, 120_000);
 
   it('takes the SQLite write lock as a transaction begins, before its first read', async () => {
-    const unitOfWork = new UnitOfWork(dataSource, telemetry, loadConfig({}));
+    const unitOfWork = new UnitOfWork(dataSource, telemetry, loadConfig({}), reader);
     const other = new BetterSqlite3(join(dir, 'test.sqlite'));
     other.pragma('busy_timeout = 0');
     const tryWriteLock = (): string => {
@@ -72,7 +76,7 @@ describe(UnitOfWork.name, () => {
   });
 
   it('refuses a write transaction at once when SQLITE_WRITE_QUEUE_LIMIT are already waiting, and accepts again once drained', async () => {
-    const unitOfWork = new UnitOfWork(dataSource, telemetry, loadConfig({ SQLITE_WRITE_QUEUE_LIMIT: '3' }));
+    const unitOfWork = new UnitOfWork(dataSource, telemetry, loadConfig({ SQLITE_WRITE_QUEUE_LIMIT: '3' }), reader);
     let open!: () => void;
     const held = new Promise<void>((resolve) => (open = resolve));
     const running = unitOfWork.transaction(() => held);
@@ -83,5 +87,12 @@ describe(UnitOfWork.name, () => {
     await unitOfWork.transaction((tx) => tx.run('INSERT INTO items (value) VALUES (100)'));
     const rows = await dataSource.query<Array<{ value: number }>>('SELECT value FROM items ORDER BY id');
     expect(rows.map((row) => row.value)).toEqual([0, 1, 2, 100]);
+  });
+
+  it('makes the reader ask for the change counter again after each transaction, so a read after a write in the same turn sees it', async () => {
+    const unitOfWork = new UnitOfWork(dataSource, telemetry, loadConfig({}), reader);
+    const before = reader.changeCounter();
+    await unitOfWork.transaction((tx) => tx.run('INSERT INTO items (value) VALUES (1)'));
+    expect(reader.changeCounter()).not.toBe(before);
   });
 });

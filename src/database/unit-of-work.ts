@@ -5,6 +5,7 @@ import { BoundedSemaphore } from '../common/limits/bounded-semaphore';
 import { Telemetry } from '../common/telemetry/telemetry';
 import { AppConfig } from '../config/app-config';
 import { isDeadlock } from './database-errors';
+import { SqlReader } from './sql-reader';
 import { Transaction } from './transaction';
 
 /**
@@ -49,6 +50,7 @@ export class UnitOfWork {
     @InjectDataSource() readonly dataSource: DataSource,
     private readonly telemetry: Telemetry,
     config: AppConfig,
+    private readonly reader: SqlReader,
   ) {
     this.sqliteQueue = dataSource.options.type === 'better-sqlite3' ? new BoundedSemaphore('the SQLite write queue', 1, config.SQLITE_WRITE_QUEUE_LIMIT) : undefined;
   }
@@ -112,6 +114,8 @@ export class UnitOfWork {
       }
     } finally {
       await runner.release();
+      // A read that follows this write in the same turn of the event loop must see it.
+      this.reader.forgetChangeCounter();
     }
   }
 
