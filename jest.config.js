@@ -25,9 +25,8 @@ if (!runBrowser) {
 
 module.exports = {
   testTimeout: 60000,
-  // A full run (all three projects) left a handle open after its last test in one run of the
-  // merged second release; until it is found, never let CI wait on it forever.
-  forceExit: true,
+  // No forceExit: a run that does not end by itself has left something open, and that is a bug to
+  // find (docs/testing.md, "Open handles").
   projects: [
     { ...common, displayName: 'unit', rootDir: 'src', testRegex: '.*\\.spec\\.ts$' },
     { ...common, displayName: 'e2e', rootDir: '.', testRegex: 'test/.*\\.e2e-spec\\.ts$', slowTestThreshold: 30 },

@@ -148,7 +148,15 @@ export class TcpProxy {
   private reset(pair: Pair): void {
     this.pairs.delete(pair);
     for (const socket of [pair.client, pair.upstream]) {
-      if (!socket.destroyed) {
+      if (socket.destroyed) {
+        continue;
+      }
+      if (socket.writableEnded) {
+        // Already closing its side: libuv refuses a reset while a shutdown is pending, and Node
+        // then leaves the socket's handle open for the life of the process (the test run would
+        // never exit). Closing is all that is left to do.
+        socket.destroy();
+      } else {
         socket.resetAndDestroy();
       }
     }
