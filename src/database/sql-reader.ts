@@ -92,7 +92,7 @@ export class SqlReader implements OnApplicationShutdown {
    * makes during the turn and may be answered as of the turn's start; a request sent after that
    * commit is read from its socket in a later turn, which asks again. This process's own commits
    * forget the value at once (`forgetChangeCounter`, called by UnitOfWork), so a read that follows
-   * a write in the same request sees the write (docs/design-and-performance.md, "Cached reads").
+   * a write in the same request sees the write (docs/design-and-performance.md, "Per-key read caches").
    */
   changeCounter(): number | undefined {
     if (!this.sqlite || !this.ownConnection) {
