@@ -7,7 +7,7 @@ import { prepareForBulkImport } from '../../database/bulk-import';
 import { OriginalImportService } from '../../original-import/original-import.service';
 import { scrub, secretSpellings, SourceError } from '../../original-import/source-url';
 import { CliError, CliOutput } from '../cli-output';
-import { PacerSettings, SqliteImportPacer } from '../sqlite-import-pacer';
+import { SqliteImportPacer } from '../sqlite-import-pacer';
 import { keepHeapSmall } from '../heap-keeper';
 
 type Run = (work: (context: INestApplicationContext, output: CliOutput) => Promise<void>) => Promise<void>;
@@ -19,16 +19,6 @@ type Run = (work: (context: INestApplicationContext, output: CliOutput) => Promi
 const ORIGINAL_IMPORT_CACHE_KIB = 48 * 1024;
 /** Login rows per transaction at most (the SQLite pacer adapts it down). */
 const MAX_BATCH = 5000;
-/**
- * SQLite pacing of this import (docs/moving-from-original.md, "Figures"). A server write that finds
- * the lock taken retries after 1, 2, 5, 10, 15, 20, 25, 25, 25 ms, then every 50 to 100 ms; a
- * pause shorter than those steps (import:logins pauses 10 ms) can fall between two retries, and
- * then the server waits through the next transaction too, up to its 2 s limit and a 503. A 30 ms
- * pause always holds a retry of a write that has waited under 128 ms, and a 30 ms transaction
- * keeps that wait short. A batch never shrinks below 250 rows: on a busy machine every
- * transaction looks slow, and tiny batches cost far more pauses than they save.
- */
-const SQLITE_PACING: PacerSettings = { targetTransactionMs: 30, minBatch: 250, pauseMs: 30 };
 /** Plain progress lines (no terminal): one per this many rows of a table. */
 const PLAIN_STEP = 100_000;
 
@@ -109,7 +99,7 @@ function importOriginal(run: Run, options: ImportCommandOptions, password: strin
         dryRun: Boolean(options.dryRun),
         onProblem: reportFile === undefined ? undefined : (problem) => writeSync(reportFile, `${JSON.stringify(problem)}\n`),
         // SQLite: short transactions with pauses, so a running server is never kept waiting long.
-        pacer: sqlite ? new SqliteImportPacer(MAX_BATCH, SQLITE_PACING) : undefined,
+        pacer: sqlite ? new SqliteImportPacer(MAX_BATCH) : undefined,
         onTable: (table, total) => {
           started = true;
           progress.table(table, total);
