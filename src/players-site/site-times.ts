@@ -1,0 +1,116 @@
+/**
+ * How the players site shows times (docs will say: "The players site", Times): wall-clock strings
+ * in the community's time zone, durations as `X日Y時間Z分W秒`, and "how long ago" as a calendar
+ * difference. Pure functions, no framework imports.
+ */
+
+const wallClockFormats = new Map<string, Intl.DateTimeFormat>();
+
+function wallClockFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = wallClockFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    wallClockFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+interface CalendarDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+function partsIn(date: Date, timeZone: string): CalendarDate & { hour: number; minute: number; second: number } {
+  const parts: Record<string, number> = {};
+  for (const part of wallClockFormat(timeZone).formatToParts(date)) {
+    if (part.type !== 'literal') {
+      parts[part.type] = Number(part.value);
+    }
+  }
+  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: parts.second };
+}
+
+const two = (value: number): string => String(value).padStart(2, '0');
+
+/** `YYYY-MM-DD HH:mm:ss` as a clock on the wall of `timeZone` shows `date`. */
+export function wallClock(date: Date, timeZone: string): string {
+  const { year, month, day, hour, minute, second } = partsIn(date, timeZone);
+  return `${String(year).padStart(4, '0')}-${two(month)}-${two(day)} ${two(hour)}:${two(minute)}:${two(second)}`;
+}
+
+/** `YYYY-MM-DD`: the day `date` falls on in `timeZone`. */
+export function calendarDay(date: Date, timeZone: string): string {
+  return wallClock(date, timeZone).slice(0, 10);
+}
+
+/**
+ * A duration for people: `X日Y時間Z分W秒`, the leading parts that are zero left out (`3時間0分5秒`),
+ * `0秒` for nothing. Whole seconds; a fraction is dropped, a negative counts as nothing.
+ */
+export function durationText(totalSeconds: number): string {
+  let rest = Math.max(0, Math.floor(totalSeconds));
+  const days = Math.floor(rest / 86_400);
+  rest -= days * 86_400;
+  const hours = Math.floor(rest / 3_600);
+  rest -= hours * 3_600;
+  const minutes = Math.floor(rest / 60);
+  const seconds = rest - minutes * 60;
+  const parts: Array<[number, string]> = [
+    [days, '日'],
+    [hours, '時間'],
+    [minutes, '分'],
+    [seconds, '秒'],
+  ];
+  const first = parts.findIndex(([value]) => value > 0);
+  return first === -1 ? '0秒' : parts.slice(first).map(([value, unit]) => `${value}${unit}`).join('');
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** `date` moved by whole months, its day kept or, past the month's end, the month's last day. */
+function addMonths({ year, month, day }: CalendarDate, months: number): CalendarDate {
+  const index = year * 12 + (month - 1) + months;
+  const target = { year: Math.floor(index / 12), month: (index % 12) + 1 };
+  return { ...target, day: Math.min(day, daysInMonth(target.year, target.month)) };
+}
+
+function dayNumber({ year, month, day }: CalendarDate): number {
+  return Date.UTC(year, month - 1, day) / 86_400_000;
+}
+
+/**
+ * "How long ago" (the site appends 前): the calendar difference from `then` to `now` in
+ * `timeZone`, in years, months and days, the leading parts that are zero left out: `1年2か月3日`,
+ * `2か月0日`, `0日` for today (or a `then` after `now`). Whole months are counted first, as far
+ * as they go (Jan 31 + 1 month is the last day of February), then the days that remain.
+ */
+export function timeAgoText(then: Date, now: Date, timeZone: string): string {
+  const from = partsIn(then, timeZone);
+  const to = partsIn(now, timeZone);
+  if (dayNumber(from) >= dayNumber(to)) {
+    return '0日';
+  }
+  let months = (to.year - from.year) * 12 + (to.month - from.month);
+  while (months > 0 && dayNumber(addMonths(from, months)) > dayNumber(to)) {
+    months -= 1;
+  }
+  const days = dayNumber(to) - dayNumber(addMonths(from, months));
+  const years = Math.floor(months / 12);
+  const remainingMonths = months % 12;
+  if (years > 0) {
+    return `${years}年${remainingMonths}か月${days}日`;
+  }
+  return remainingMonths > 0 ? `${remainingMonths}か月${days}日` : `${days}日`;
+}
