@@ -60,9 +60,8 @@ describeOnSqlite('server latency during a SQLite import (e2e)', () => {
     expect(samples.length).toBeGreaterThan(100);
     // Generous: in a whole `npm test` run this file shares Jest's one process (its heap grown by
     // the files before it) with the server and the clients, and a pause of that process (GC, most
-    // likely)
-    // has shown as a p99 of 0.95 s over 300 samples in CI, while the file alone measures about
-    // 60 ms. A transaction as long as the import, or a write refused with SQLITE_BUSY (the 503s
+    // likely) has shown as a p99 of 0.95 s over 300 samples in CI, while the file alone measures
+    // about 60 ms. A transaction as long as the import, or a write refused with SQLITE_BUSY (the 503s
     // this guards against), still fails it; bench/import-latency.js measures the server in a
     // process of its own (p99 36 ms over 1,000,000 rows, docs/game-server.md).
     expect(p99).toBeLessThan(2_000);
