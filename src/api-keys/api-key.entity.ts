@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { utcDate } from '../database/transformers';
 
-export const API_SCOPES = ['operator', 'game-server'] as const;
+export const API_SCOPES = ['operator', 'game-server', 'chat-bot'] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 @Entity('api_keys')

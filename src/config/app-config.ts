@@ -148,6 +148,27 @@ export class AppConfig {
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   BANLIST_SOURCE_URL?: string;
 
+  /** The community's time zone (IANA name): the players site's wall-clock times, days and "how long ago". */
+  @IsString()
+  @Matches(/^[A-Za-z0-9_+\-/]+$/, { message: 'COMMUNITY_TIME_ZONE must be an IANA time zone name such as Asia/Tokyo' })
+  COMMUNITY_TIME_ZONE = 'Asia/Tokyo';
+
+  /**
+   * The community's eras of play, oldest first: `key` or `key=start..end` (ISO 8601 with a zone,
+   * either side may be empty), comma-separated. Play counts in the era whose span holds it, and in
+   * the last era when none does (docs/players-site.md, "Eras").
+   */
+  @IsString()
+  @Matches(/^\s*[a-z0-9_]{1,32}(=[^,]*)?(\s*,\s*[a-z0-9_]{1,32}(=[^,]*)?)*\s*$/, {
+    message: 'PLAYER_ERAS must be comma-separated era keys (a-z, 0-9, _), each optionally =start..end',
+  })
+  PLAYER_ERAS = 'kassi,jao1,jao2,jao3,jao4';
+
+  /** The two vote sites, comma-separated: the first feeds the join-message title (rankText), the second the chat-colour rank. */
+  @IsString()
+  @Matches(/^\s*[a-z0-9.-]{1,64}\s*,\s*[a-z0-9.-]{1,64}\s*$/, { message: 'VOTE_SITES must be two site names (a-z, 0-9, ., -) separated by a comma' })
+  VOTE_SITES = 'minecraft.jp,monocraft.net';
+
   @IsString()
   @Matches(/^(\S+\s+){4,5}\S+$/, { message: 'BANLIST_SYNC_CRON must be a cron expression of 5 or 6 fields' })
   BANLIST_SYNC_CRON = '0 0 */6 * * *';
@@ -402,6 +423,17 @@ export class AppConfig {
 
   private parsedCutoff: { text: string; time: number } | undefined;
 
+  /** PLAYER_ERAS, parsed (validated by loadConfig). */
+  get eras(): Era[] {
+    return parseEras(this.PLAYER_ERAS);
+  }
+
+  /** VOTE_SITES as [first, second]. */
+  get voteSites(): [string, string] {
+    const [first, second] = this.VOTE_SITES.split(',').map((site) => site.trim().toLowerCase());
+    return [first, second];
+  }
+
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
   }
@@ -413,6 +445,24 @@ function commaList(value: string | undefined, normalise: (item: string) => strin
 }
 
 export class ConfigError extends Error {}
+
+/** An era of the community: play between `start` (inclusive) and `end` (exclusive); null is open. */
+export interface Era {
+  key: string;
+  start: Date | null;
+  end: Date | null;
+}
+
+export function parseEras(text: string): Era[] {
+  return text.split(',').map((item) => {
+    const [key, span] = item.trim().split('=');
+    if (span === undefined) {
+      return { key, start: null, end: null };
+    }
+    const [start = '', end = ''] = span.split('..');
+    return { key, start: start.trim() === '' ? null : new Date(start.trim()), end: end.trim() === '' ? null : new Date(end.trim()) };
+  });
+}
 
 /** Every variable the configuration reads (those with a default, then the optional ones). */
 export function configVariables(): string[] {
@@ -454,6 +504,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (config.CONSOLE_SESSION_IDLE_SECONDS > config.CONSOLE_SESSION_MAX_SECONDS) {
     throw new ConfigError('Invalid configuration: CONSOLE_SESSION_IDLE_SECONDS must not be above CONSOLE_SESSION_MAX_SECONDS');
+  }
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: config.COMMUNITY_TIME_ZONE });
+  } catch {
+    throw new ConfigError(`Invalid configuration: COMMUNITY_TIME_ZONE is not a time zone this Node knows (${config.COMMUNITY_TIME_ZONE})`);
+  }
+  const eras = config.eras;
+  if (new Set(eras.map((era) => era.key)).size !== eras.length || eras.some((era) => [era.start, era.end].some((edge) => edge !== null && Number.isNaN(edge.getTime())))) {
+    throw new ConfigError('Invalid configuration: PLAYER_ERAS has a repeated key or a date that is not ISO 8601 with a zone');
   }
   if (Number.isNaN(config.dataCutoff.getTime())) {
     throw new ConfigError('Invalid configuration: DATA_CUTOFF is not a valid date');
