@@ -1,5 +1,6 @@
 import { Connection, createConnection, RowDataPacket } from 'mysql2/promise';
 import type { SourceRow, SourceValue } from './original-mapping';
+import type { IdentityPlan } from './row-identity';
 import { SourceAddress, SourceError } from './source-url';
 
 export { SourceError } from './source-url';
@@ -59,6 +60,8 @@ export class SourceReader {
     private readonly connection: Connection,
     /** Column names by table, as this installation has them. */
     private readonly layout: Map<string, Set<string>>,
+    /** DATETIME and TIMESTAMP columns by table, in the table's column order. */
+    private readonly timeColumns: Map<string, string[]>,
     private readonly paging: Map<string, TablePaging>,
     readonly where: string,
   ) {}
@@ -94,19 +97,23 @@ export class SourceReader {
       await connection.query('START TRANSACTION WITH CONSISTENT SNAPSHOT');
       const [columns] = await connection.query<RowDataPacket[]>(
         'SELECT TABLE_NAME AS tableName, COLUMN_NAME AS columnName, DATA_TYPE AS dataType, CHARACTER_OCTET_LENGTH AS octets, IS_NULLABLE AS nullable ' +
-          'FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
+          'FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION',
       );
       const [indexes] = await connection.query<RowDataPacket[]>(
         'SELECT TABLE_NAME AS tableName, INDEX_NAME AS indexName, COLUMN_NAME AS columnName, NON_UNIQUE AS nonUnique, SEQ_IN_INDEX AS seq ' +
           'FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX',
       );
       const layout = new Map<string, Set<string>>();
+      const timeColumns = new Map<string, string[]>();
       const paging = new Map<string, TablePaging>();
       const notNull = new Set<string>();
       for (const row of columns) {
         const table = String(row.tableName);
         const column = String(row.columnName);
         layout.set(table, (layout.get(table) ?? new Set()).add(column));
+        if (['datetime', 'timestamp'].includes(String(row.dataType).toLowerCase())) {
+          timeColumns.set(table, [...(timeColumns.get(table) ?? []), column]);
+        }
         const entry = paging.get(table) ?? { key: [], columnBytes: new Map() };
         entry.columnBytes.set(column, row.octets === null ? 64 : Number(row.octets) > 1_000_000 ? Infinity : Number(row.octets));
         paging.set(table, entry);
@@ -131,7 +138,7 @@ export class SourceReader {
           entry.key = chosen[1];
         }
       }
-      return new SourceReader(connection, layout, paging, where);
+      return new SourceReader(connection, layout, timeColumns, paging, where);
     } catch (error) {
       await connection.end().catch(() => undefined);
       throw new SourceError(describeSourceFailure(error, where));
@@ -144,6 +151,11 @@ export class SourceReader {
 
   hasColumn(table: string, column: string): boolean {
     return this.layout.get(table)?.has(column) ?? false;
+  }
+
+  /** The first of the wanted columns the table has, else its first DATETIME or TIMESTAMP column; undefined when it has none. */
+  timeColumnOf(table: string, preferred: readonly string[]): string | undefined {
+    return preferred.find((column) => this.hasColumn(table, column)) ?? this.timeColumns.get(table)?.[0];
   }
 
   /** The wanted columns this installation has (the others are read as missing). */
@@ -197,6 +209,55 @@ export class SourceReader {
       columns: columnList,
       keyOf: (row) => key.map((column) => row[column] ?? null),
       sizeSelect: sizeExpression === undefined ? undefined : `${key.length > 0 ? key.map(quoteName).join(', ') : '1 AS one'}, ${sizeExpression} AS rowBytes`,
+    });
+  }
+
+  /**
+   * How a table's rows are identified (docs/moving-from-original.md, "Row identity"): its `id`
+   * column where it has one, else the source's own unique key, else the first of the table's
+   * natural keys it has (`uuid` of a one-row-per-player table), else a hash of every column.
+   */
+  identityOf(table: string, wanted: readonly string[], naturalKeys: readonly (readonly string[])[] = []): IdentityPlan {
+    const sourceKey = this.paging.get(table)?.key ?? [];
+    const candidates: Array<readonly string[]> = [['id'], sourceKey, ...naturalKeys];
+    const key = candidates.find((columns) => columns.length > 0 && columns.every((column) => this.hasColumn(table, column)));
+    if (key === undefined) {
+      const every = [...(this.layout.get(table) ?? [])].sort();
+      return { key: [], unique: false, columns: every };
+    }
+    const unique = sourceKey.length === key.length && key.every((column) => sourceKey.includes(column));
+    return { key: [...key], unique, columns: [...new Set([...key, ...this.columnsOf(table, wanted)])] };
+  }
+
+  /**
+   * Every row of a table in pages, in the order of its row identity (`identityOf`). A key the source
+   * guarantees unique is paged by that key (each page after the last key of the one before, using
+   * the index); any other key is paged by position, ordered by the key, then its bytes, then every
+   * other column byte for byte, so rows of one identity are adjacent; a table without a key is
+   * ordered by every column byte for byte (identical rows adjacent). One snapshot: no row is read
+   * twice or missed. Pages hold SOURCE_PAGE_SIZE rows and PAGE_BYTES at most.
+   */
+  identityPages(table: string, plan: IdentityPlan, options: { descending?: boolean } = {}): AsyncGenerator<SourceRow[]> {
+    const paging = this.paging.get(table) ?? { key: [], columnBytes: new Map<string, number>() };
+    const direction = options.descending ? 'DESC' : 'ASC';
+    const binary = (column: string): string => `CAST(${quoteName(column)} AS BINARY)`;
+    const keyset = plan.unique;
+    const others = plan.columns.filter((column) => !plan.key.includes(column));
+    const order = keyset ? plan.key.map(quoteName) : [...plan.key.map(quoteName), ...plan.key.map(binary), ...others.map(binary)];
+    const orderBy = order.map((term) => `${term} ${direction}`).join(', ');
+    const columnList = plan.columns.map(quoteName).join(', ');
+    const rowBytes = plan.columns.reduce((sum, column) => sum + (paging.columnBytes.get(column) ?? 64), 0);
+    const sizeExpression = rowBytes * SOURCE_PAGE_SIZE > PAGE_BYTES ? plan.columns.map((column) => `COALESCE(LENGTH(${quoteName(column)}), 0)`).join(' + ') : undefined;
+    const comparison = options.descending ? '<' : '>';
+    return this.paged({
+      read: (after, offset, limit, select) => {
+        const afterClause = keyset && after ? ` WHERE (${plan.key.map(quoteName).join(', ')}) ${comparison} (${plan.key.map(() => '?').join(', ')})` : '';
+        const offsetClause = keyset ? '' : ` OFFSET ${offset}`;
+        return this.query(`SELECT ${select} FROM ${quoteName(table)}${afterClause} ORDER BY ${orderBy} LIMIT ${limit}${offsetClause}`, keyset && after ? after : []);
+      },
+      columns: columnList,
+      keyOf: (row) => plan.key.map((column) => row[column] ?? null),
+      sizeSelect: sizeExpression === undefined ? undefined : `${keyset ? plan.key.map(quoteName).join(', ') : '1 AS one'}, ${sizeExpression} AS rowBytes`,
     });
   }
 

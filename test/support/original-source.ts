@@ -41,10 +41,37 @@ export const ORIGINAL_TABLES = {
   userkey: 'CREATE TABLE userkey (userkey VARCHAR(10), player VARCHAR(32), uuid VARCHAR(64), used TINYINT(1), created_time TIMESTAMP NULL)',
 } as const;
 
-export type OriginalTable = keyof typeof ORIGINAL_TABLES;
+/**
+ * The players site's source tables (original-sites.md section 4). Several have no id column (their
+ * layouts were never published): the importer identifies their rows by key columns or a hash.
+ * Types vary on purpose: epoch numbers and DATETIMEs, BIT, TINYINT and text statuses.
+ */
+export const PLAYERS_SITE_TABLES = {
+  'daily-onlinetime': 'CREATE TABLE `daily-onlinetime` (uuid VARCHAR(64), player VARCHAR(32), onlinetime INT, created_at DATETIME NULL)',
+  onlinetime: 'CREATE TABLE onlinetime (player VARCHAR(32), uuid VARCHAR(64), onlinetime BIGINT, updated_at TIMESTAMP NULL)',
+  afktime: 'CREATE TABLE afktime (uuid VARCHAR(64), seconds INT, created_at TIMESTAMP NULL)',
+  vote: 'CREATE TABLE vote (id INT AUTO_INCREMENT PRIMARY KEY, player VARCHAR(32), uuid VARCHAR(64), count INT, lasttime BIGINT NULL, logintext VARCHAR(255) NULL)',
+  vote_monocraft: 'CREATE TABLE vote_monocraft (uuid VARCHAR(64) NOT NULL PRIMARY KEY, player VARCHAR(32), count VARCHAR(16), last DATETIME NULL)',
+  permissions: 'CREATE TABLE permissions (id INT AUTO_INCREMENT PRIMARY KEY, player VARCHAR(32), uuid VARCHAR(64), permission VARCHAR(32), expire_at TIMESTAMP NULL, updated_at DATETIME NULL)',
+  subaccount: 'CREATE TABLE subaccount (disid VARCHAR(32), name VARCHAR(64), discriminator VARCHAR(8), main_disid VARCHAR(32), created_at DATETIME NULL)',
+  socials: 'CREATE TABLE socials (uuid VARCHAR(64), twitterId VARCHAR(64), githubId VARCHAR(64), homeUrl VARCHAR(255), created_at DATETIME NULL, update_at DATETIME NULL)',
+  jail:
+    'CREATE TABLE jail (id INT AUTO_INCREMENT PRIMARY KEY, player VARCHAR(32), uuid VARCHAR(64), banned_by VARCHAR(32), reason TEXT, testment TEXT NULL, status TINYINT(1), remover VARCHAR(32) NULL, ' +
+    'created_at DATETIME NULL, updated_at DATETIME NULL)',
+  eban: 'CREATE TABLE eban (id INT AUTO_INCREMENT PRIMARY KEY, player VARCHAR(32), uuid VARCHAR(64), banned_by VARCHAR(32), reason TEXT, status VARCHAR(16), remover VARCHAR(32) NULL, created_at TIMESTAMP NULL)',
+  chatban: 'CREATE TABLE chatban (id INT AUTO_INCREMENT PRIMARY KEY, player VARCHAR(32), uuid VARCHAR(64), banned_by VARCHAR(32), reason TEXT, status BIT(1), created_at DATETIME NULL)',
+  chatjail: 'CREATE TABLE chatjail (id INT AUTO_INCREMENT PRIMARY KEY, player VARCHAR(32), uuid VARCHAR(64), banned_by VARCHAR(32), reason TEXT, status TINYINT(1), created_at DATETIME NULL)',
+  periodmatch2:
+    'CREATE TABLE periodmatch2 (id INT AUTO_INCREMENT PRIMARY KEY, uuid VARCHAR(64), player VARCHAR(32), success INT, failure INT, match_time INT, real_match_time INT, calc_match_time INT, ' +
+    'start_time DATETIME NULL, end_time DATETIME NULL)',
+} as const;
 
-/** A new source database with the given tables (all of them by default). */
-export async function createOriginalSource(tables: readonly OriginalTable[] = Object.keys(ORIGINAL_TABLES) as OriginalTable[]): Promise<OriginalSource> {
+export type OriginalTable = keyof typeof ORIGINAL_TABLES | keyof typeof PLAYERS_SITE_TABLES;
+
+const LAYOUTS: Record<OriginalTable, string> = { ...ORIGINAL_TABLES, ...PLAYERS_SITE_TABLES };
+
+/** A new source database with the given tables (by default those of the cities and logins import). */
+export async function createOriginalSource(tables: readonly OriginalTable[] = Object.keys(ORIGINAL_TABLES) as Array<keyof typeof ORIGINAL_TABLES>): Promise<OriginalSource> {
   const name = `original_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const connection = await createConnection({ uri: MYSQL_ADMIN_URL, multipleStatements: true });
   await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`);
@@ -52,7 +79,7 @@ export async function createOriginalSource(tables: readonly OriginalTable[] = Ob
   // The original's dates are JST wall clock; invalid dates exist in old rows.
   await connection.query("SET time_zone = '+09:00', sql_mode = 'ALLOW_INVALID_DATES'");
   for (const table of tables) {
-    await connection.query(ORIGINAL_TABLES[table]);
+    await connection.query(LAYOUTS[table]);
   }
   return {
     name,
