@@ -11,11 +11,12 @@ import { OriginalImportRepository } from './original-import.repository';
 import { OriginalImportService } from './original-import.service';
 import { OriginalPlayersImporter } from './original-players.importer';
 import { OriginalRequestsImporter } from './original-requests.importer';
+import { OriginalSiteImporter } from './original-site.importer';
 
 /** `import:original` (command line only): the original service's database into this one. */
 @Module({
   imports: [PlayersModule, UsersModule],
-  providers: [CitiesRepository, CityRequestsRepository, CityRulesService, ClubAccountsRepository, PasswordsService, OriginalImportRepository, OriginalCitiesImporter, OriginalRequestsImporter, OriginalPlayersImporter, OriginalImportService],
+  providers: [CitiesRepository, CityRequestsRepository, CityRulesService, ClubAccountsRepository, PasswordsService, OriginalImportRepository, OriginalCitiesImporter, OriginalRequestsImporter, OriginalPlayersImporter, OriginalSiteImporter, OriginalImportService],
   exports: [OriginalImportService],
 })
 export class OriginalImportModule {}

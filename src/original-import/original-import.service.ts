@@ -9,6 +9,7 @@ import { OriginalCitiesImporter } from './original-cities.importer';
 import { parseZoneOffset } from './original-mapping';
 import { OriginalPlayersImporter } from './original-players.importer';
 import { OriginalRequestsImporter } from './original-requests.importer';
+import { OriginalSiteImporter } from './original-site.importer';
 import { SourceReader } from './source-reader';
 import { parseSourceUrl, SourceError } from './source-url';
 import type { TargetSession } from './target-session';
@@ -45,6 +46,7 @@ export class OriginalImportService {
     private readonly cities: OriginalCitiesImporter,
     private readonly requests: OriginalRequestsImporter,
     private readonly players: OriginalPlayersImporter,
+    private readonly site: OriginalSiteImporter,
     private readonly dataSource: DataSource,
   ) {}
 
@@ -113,6 +115,8 @@ export class OriginalImportService {
     if (await start('clubjaoafa')) {
       await this.players.importClubAccounts(run, progress);
     }
+    // After the logins: the players site's tables belong to players (a feature adds a bare player the logins did not bring).
+    await this.site.importAll(run, start, progress);
   }
 
   private realTarget(pacer: BatchPacer | undefined): TargetSession {
