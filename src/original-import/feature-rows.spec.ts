@@ -73,8 +73,8 @@ describe('feature-rows', () => {
   });
 
   describe('profile links', () => {
-    it('reads a twitter id without its @, a GitHub login (also from a profile URL) and an http(s) home URL', () => {
-      expect(twitterIdOf('@jao_afa')).toEqual({ value: 'jao_afa' });
+    it('reads a twitter id as given, a GitHub login (also from a profile URL) and an http(s) home URL', () => {
+      expect(twitterIdOf('@jao_afa')).toEqual({ value: '@jao_afa' });
       expect(githubIdOf('https://github.com/octo-cat/')).toEqual({ value: 'octo-cat' });
       expect(githubIdOf('octocat')).toEqual({ value: 'octocat' });
       expect(homeUrlOf('https://example.com/me')).toEqual({ value: 'https://example.com/me' });

@@ -114,7 +114,8 @@ export function chatNameOf(value: SourceValue | undefined): string {
   return raw;
 }
 
-const TWITTER = /^@?([A-Za-z0-9_]{1,50})$/;
+/** As the source gives it: 1 to 64 characters without white space or control characters (the profile links' own rule). */
+const TWITTER = /^[^\s\p{Cc}]{1,64}$/u;
 const GITHUB = /^(?:https?:\/\/github\.com\/)?([A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38})\/?$/;
 
 /** What was read of one profile link: the value, or why it was dropped (the rest of the row is imported). */
@@ -123,14 +124,13 @@ export interface LinkValue {
   dropped?: string;
 }
 
-/** `twitterId` as the source gives it (a leading `@` dropped); null when blank. */
+/** `twitterId` as the source gives it; null when blank. */
 export function twitterIdOf(value: SourceValue | undefined): LinkValue {
   const raw = optionalText(value);
   if (raw === null) {
     return { value: null };
   }
-  const match = TWITTER.exec(raw);
-  return match ? { value: match[1] } : { value: null, dropped: `twitterId ${JSON.stringify(raw.slice(0, 80))} is not an account name` };
+  return TWITTER.test(raw) ? { value: raw } : { value: null, dropped: `twitterId ${JSON.stringify(raw.slice(0, 80))} is not an account name` };
 }
 
 /** `githubId`: a GitHub login (a profile URL is read as its login). */

@@ -4,10 +4,15 @@ import type { Run } from './import-run';
 import { UnreadableRow, type SourceRow } from './original-mapping';
 import { RowIdentities, type IdentityPlan } from './row-identity';
 
-/** What a feature's `import…In(tx, rows)` answers: rows stored now, rows it already had (by the source id). */
+/**
+ * What a feature's `import…In(tx, rows)` answers: rows stored now, rows it already had (by the
+ * source id), and rows it cannot store, by source id with the reason (accepted + skipped +
+ * refused = rows given).
+ */
 export interface ImportResult {
   accepted: number;
   skipped: number;
+  refused?: ReadonlyArray<{ sourceId: string; reason: string }>;
 }
 
 /** What a table's reader may tell besides the row: a notice about a row that is imported anyway. */
@@ -104,10 +109,14 @@ export async function importFeatureTable<T>(run: Run, definition: FeatureTable<T
       const started = performance.now();
       const result = await run.target.batch((tx) => definition.write(tx, chunk));
       await run.target.after(performance.now() - started);
+      const refused = result.refused ?? [];
+      if (result.accepted + result.skipped + refused.length !== chunk.length) {
+        throw new Error(`${table}: the feature answered ${result.accepted} accepted, ${result.skipped} skipped and ${refused.length} refused for ${chunk.length} rows`);
+      }
       run.report.count(table, 'imported', result.accepted);
       run.report.count(table, 'unchanged', result.skipped);
-      if (result.accepted + result.skipped !== chunk.length) {
-        throw new Error(`${table}: the feature answered ${result.accepted} accepted and ${result.skipped} skipped for ${chunk.length} rows`);
+      for (const refusal of refused) {
+        run.report.skip(table, reportId(plan, refusal.sourceId), `refused by the feature: ${refusal.reason}`);
       }
     }
     rows += page.length;

@@ -109,10 +109,10 @@ export function gameIdOf(value: SourceValue | undefined, column = 'player'): str
   return raw;
 }
 
-export function chatIdOf(value: SourceValue | undefined): string {
+export function chatIdOf(value: SourceValue | undefined, column = 'disid'): string {
   const raw = text(value)?.trim() ?? '';
   if (!CHAT_ID.test(raw)) {
-    throw new UnreadableRow(`disid ${JSON.stringify(text(value))} is not a chat id`);
+    throw new UnreadableRow(`${column} ${JSON.stringify(text(value))} is not a chat id`);
   }
   return raw;
 }

@@ -1,7 +1,7 @@
 import type { Transaction } from '../database/transaction';
 import type { ImportResult, FeatureTable } from './feature-table';
-import { countOf, groupOf, inForceOf, nameAtTheTime, optionalInstantOf, requiredInstantOf, signedOf } from './feature-rows';
-import { optionalText, uuidOf, UnreadableRow, type SourceRow } from './original-mapping';
+import { countOf, githubIdOf, groupOf, homeUrlOf, inForceOf, nameAtTheTime, optionalInstantOf, requiredInstantOf, signedOf, twitterIdOf, type LinkValue } from './feature-rows';
+import { chatIdOf, optionalText, uuidOf, UnreadableRow, type SourceRow } from './original-mapping';
 import type { SourceReader } from './source-reader';
 
 /**
@@ -191,6 +191,124 @@ export function permissionsTable(source: SourceReader, write: Write<ImportedGrou
       expiresAt: optionalInstantOf(row.expire_at, offset, 'expire_at'),
       at: atColumn === undefined ? null : optionalInstantOf(row[atColumn], offset, atColumn),
     }),
+    write,
+  };
+}
+
+export interface ImportedVoteTotal {
+  sourceId: string;
+  uuid: string;
+  site: 'first' | 'second';
+  count: number;
+  lastVotedAt: Date | null;
+}
+
+export interface ImportedLoginText {
+  sourceId: string;
+  uuid: string;
+  text: string | null;
+}
+
+/** Where a vote table's last vote may be: a DATETIME, or a Unix time in seconds or milliseconds. */
+const LAST_VOTE_COLUMNS = ['last', 'lasttime', 'last_vote', 'updated_at'];
+
+/**
+ * `vote` (the first vote site, with the player's login text) and `vote_monocraft` (the second):
+ * one total per player, the newest row wins. The login text goes with the first site's row.
+ */
+export function voteTable(
+  source: SourceReader,
+  table: 'vote' | 'vote_monocraft',
+  writeTotals: Write<ImportedVoteTotal>,
+  writeLoginTexts?: Write<ImportedLoginText>,
+): FeatureTable<ImportedVoteTotal & { loginText: string | null }> {
+  const lastColumn = LAST_VOTE_COLUMNS.find((column) => source.hasColumn(table, column));
+  const withText = table === 'vote' && writeLoginTexts !== undefined && source.hasColumn(table, 'logintext');
+  return {
+    table,
+    wanted: ['uuid', 'count', ...(lastColumn ? [lastColumn] : []), ...(withText ? ['logintext'] : [])],
+    naturalKeys: [['uuid']],
+    descending: true,
+    playerOf: (item) => item.uuid,
+    read: (row, sourceId, { offset }) => ({
+      sourceId,
+      uuid: uuidOf(row.uuid),
+      site: table === 'vote' ? 'first' : 'second',
+      count: countOf(row.count, 'count'),
+      lastVotedAt: lastColumn === undefined ? null : optionalInstantOf(row[lastColumn], offset, lastColumn),
+      loginText: withText ? optionalText(row.logintext) : null,
+    }),
+    write: async (tx, items) => {
+      const totals = await writeTotals(tx, items.map(({ loginText: _text, ...total }) => total));
+      if (withText && writeLoginTexts) {
+        // The row's outcome is its total's; its login text is written in the same transaction.
+        await writeLoginTexts(tx, items.map((item) => ({ sourceId: item.sourceId, uuid: item.uuid, text: item.loginText })));
+      }
+      return totals;
+    },
+  };
+}
+
+export interface ImportedSecondAccount {
+  sourceId: string;
+  chatid: string;
+  name: string | null;
+  discriminator: string | null;
+  mainChatid: string;
+  registeredAt: Date;
+}
+
+/** `subaccount`: second chat accounts of a person, by their main chat id. */
+export function secondAccountTable(source: SourceReader, write: Write<ImportedSecondAccount>): FeatureTable<ImportedSecondAccount> {
+  const table = 'subaccount';
+  const registeredColumn = source.timeColumnOf(table, ['created_at', 'date']);
+  return {
+    table,
+    wanted: ['disid', 'name', 'discriminator', 'main_disid', ...(registeredColumn ? [registeredColumn] : [])],
+    naturalKeys: [['disid']],
+    read: (row, sourceId, { offset }) => {
+      if (registeredColumn === undefined) {
+        throw new UnreadableRow('the table has no created_at column: when the second account was registered is unknown');
+      }
+      return {
+        sourceId,
+        chatid: chatIdOf(row.disid),
+        name: optionalText(row.name),
+        discriminator: optionalText(row.discriminator),
+        mainChatid: chatIdOf(row.main_disid, 'main_disid'),
+        registeredAt: requiredInstantOf(row[registeredColumn], offset, registeredColumn),
+      };
+    },
+    write,
+  };
+}
+
+export interface ImportedProfileLinks {
+  sourceId: string;
+  uuid: string;
+  twitterId: string | null;
+  githubId: string | null;
+  homeUrl: string | null;
+}
+
+/** `socials`: a player's profile links; one row per player, the newest wins. */
+export function profileLinksTable(write: Write<ImportedProfileLinks>): FeatureTable<ImportedProfileLinks> {
+  return {
+    table: 'socials',
+    wanted: ['uuid', 'twitterId', 'githubId', 'homeUrl'],
+    naturalKeys: [['uuid']],
+    descending: true,
+    playerOf: (item) => item.uuid,
+    read: (row, sourceId, { notice }) => {
+      // A value not of its form is left out, with a notice naming the row; the rest of the row is imported.
+      const keep = (link: LinkValue): string | null => {
+        if (link.dropped !== undefined) {
+          notice(`${link.dropped}; left out, the rest of the row is imported`);
+        }
+        return link.value;
+      };
+      return { sourceId, uuid: uuidOf(row.uuid), twitterId: keep(twitterIdOf(row.twitterId)), githubId: keep(githubIdOf(row.githubId)), homeUrl: keep(homeUrlOf(row.homeUrl)) };
+    },
     write,
   };
 }
