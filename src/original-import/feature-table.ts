@@ -36,6 +36,8 @@ export interface FeatureTable<T> {
   naturalKeys?: ReadonlyArray<readonly string[]>;
   /** Read newest first (by the key): where one row per player counts, the newest one wins. */
   descending?: boolean;
+  /** Columns (read, where the table has them) that order the rows of one key, after it: a time column, so the newest wins. */
+  thenBy?: readonly string[];
   /** One row per player (totals): a second row of the same player is reported and not imported. */
   playerOf?: (item: T) => string;
   /** The row as the feature takes it; undefined: excluded by a rule (counted, not listed); throws UnreadableRow. */
@@ -71,15 +73,12 @@ export async function importFeatureTable<T>(run: Run, definition: FeatureTable<T
   const identities = new RowIdentities(plan);
   const players = new Map<string, string>();
   let rows = 0;
-  for await (const page of run.source.identityPages(table, plan, { descending: definition.descending })) {
+  for await (const page of run.source.identityPages(table, plan, { descending: definition.descending, thenBy: definition.thenBy })) {
     const items: T[] = [];
     for (const sourceRow of page) {
       const { id, copy } = identities.next(sourceRow);
       const shownId = reportId(plan, id);
       const context: ReadContext = { offset: run.offset, notice: (reason) => run.report.problem(table, shownId, reason) };
-      if (copy > 1 && plan.key.length > 0) {
-        context.notice(`${plan.key.join(', ')} repeats in the source (copy ${copy}); this row is imported as ${id}`);
-      }
       let item: T | undefined;
       try {
         item = definition.read(sourceRow, id, context);
@@ -103,6 +102,9 @@ export async function importFeatureTable<T>(run: Run, definition: FeatureTable<T
         }
         players.set(player, id);
       }
+      if (copy > 1 && plan.key.length > 0) {
+        context.notice(`${plan.key.join(', ')} repeats in the source (copy ${copy}); this row is imported as ${id}`);
+      }
       items.push(item);
     }
     for (const chunk of chunks(items, Math.min(FEATURE_ROWS_PER_TRANSACTION, run.target.batchSize()))) {
@@ -122,4 +124,14 @@ export async function importFeatureTable<T>(run: Run, definition: FeatureTable<T
     rows += page.length;
     onProgress(rows);
   }
+}
+
+/** A table's import with its row type hidden, so tables of different rows go in one list. */
+export interface TableImport {
+  table: string;
+  import(run: Run, onProgress: (rows: number) => void): Promise<void>;
+}
+
+export function tableImport<T>(definition: FeatureTable<T>): TableImport {
+  return { table: definition.table, import: (run, onProgress) => importFeatureTable(run, definition, onProgress) };
 }

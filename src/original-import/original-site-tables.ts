@@ -58,9 +58,10 @@ export function dailyOnlineTable(source: SourceReader, write: Write<ImportedSess
 export function onlineTotalTable(write: Write<ImportedTotal>): FeatureTable<ImportedTotal> {
   return {
     table: 'onlinetime',
-    wanted: ['uuid', 'onlinetime'],
+    wanted: ['uuid', 'onlinetime', 'updated_at'],
     naturalKeys: [['uuid']],
     descending: true,
+    thenBy: ['updated_at'],
     playerOf: (item) => item.uuid,
     read: (row, sourceId) => ({ sourceId, uuid: uuidOf(row.uuid), seconds: countOf(row.onlinetime, 'onlinetime') }),
     write,
@@ -183,6 +184,7 @@ export function permissionsTable(source: SourceReader, write: Write<ImportedGrou
     wanted: ['uuid', 'permission', 'expire_at', ...(atColumn ? [atColumn] : [])],
     naturalKeys: [['uuid']],
     descending: true,
+    thenBy: atColumn ? [atColumn] : [],
     playerOf: (item) => item.uuid,
     read: (row, sourceId, { offset }) => ({
       sourceId,
@@ -229,6 +231,7 @@ export function voteTable(
     wanted: ['uuid', 'count', ...(lastColumn ? [lastColumn] : []), ...(withText ? ['logintext'] : [])],
     naturalKeys: [['uuid']],
     descending: true,
+    thenBy: lastColumn ? [lastColumn] : [],
     playerOf: (item) => item.uuid,
     read: (row, sourceId, { offset }) => ({
       sourceId,
@@ -295,9 +298,10 @@ export interface ImportedProfileLinks {
 export function profileLinksTable(write: Write<ImportedProfileLinks>): FeatureTable<ImportedProfileLinks> {
   return {
     table: 'socials',
-    wanted: ['uuid', 'twitterId', 'githubId', 'homeUrl'],
+    wanted: ['uuid', 'twitterId', 'githubId', 'homeUrl', 'update_at', 'updated_at', 'created_at'],
     naturalKeys: [['uuid']],
     descending: true,
+    thenBy: ['update_at', 'updated_at', 'created_at'],
     playerOf: (item) => item.uuid,
     read: (row, sourceId, { notice }) => {
       // A value not of its form is left out, with a notice naming the row; the rest of the row is imported.

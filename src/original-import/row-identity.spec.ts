@@ -24,7 +24,13 @@ describe('row-identity', () => {
       expect(baseIdentity({ a: 'x', b: null }, { key: ['a', 'b'], unique: false, columns: ['a', 'b'] })).toBe('x/NULL');
       const long = baseIdentity({ id: 'y'.repeat(100) }, byId);
       expect(long).toMatch(/^h:/);
-      expect(long.length).toBeLessThanOrEqual(MAX_IDENTITY_LENGTH - 8);
+      expect(long.length).toBeLessThanOrEqual(MAX_IDENTITY_LENGTH - 6);
+    });
+
+    it('hashes a key with spaces or characters outside printable ASCII (a sender id holds neither)', () => {
+      expect(baseIdentity({ id: 'a b' }, byId)).toMatch(/^h:/);
+      expect(baseIdentity({ id: 'まち' }, byId)).toMatch(/^h:/);
+      expect(baseIdentity({ id: '' }, byId)).toMatch(/^h:/);
     });
 
     it('never takes a key value that looks like a hash for one', () => {

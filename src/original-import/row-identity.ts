@@ -22,10 +22,17 @@ export interface IdentityPlan {
   columns: string[];
 }
 
-/** What the sender's id of a row here may hold at most (the feature tables' `source_id` columns). */
-export const MAX_IDENTITY_LENGTH = 64;
+/**
+ * The longest identity the import gives a row (copy suffix included, up to 99,999 copies): a
+ * sender's id holds 64 characters, and a feature may prefix its table's name (`periodmatch2:`).
+ */
+export const MAX_IDENTITY_LENGTH = 48;
+
+/** The longest key text used as it is (a hash is 42 characters): room for a copy suffix. */
+const MAX_KEY_TEXT = 42;
 
 const HASH_PREFIX = 'h:';
+const PRINTABLE = /^[\x21-\x7e]+$/;
 
 /** Characters of the hash kept in an identity (160 bits). */
 const HASH_CHARACTERS = 40;
@@ -49,8 +56,9 @@ export function baseIdentity(row: SourceRow, plan: IdentityPlan): string {
     return rowHash(row, plan.columns);
   }
   const joined = plan.key.map((column) => text(row[column]) ?? 'NULL').join('/');
-  // Room for a copy suffix; a longer key (a long text column) is identified by its hash.
-  return joined.length <= MAX_IDENTITY_LENGTH - 8 && !joined.startsWith(HASH_PREFIX) ? joined : rowHash(row, plan.key);
+  // A sender's id is printable ASCII without spaces, with room for a copy suffix: any other key
+  // (a long text, spaces, other characters) is identified by its hash.
+  return PRINTABLE.test(joined) && joined.length <= MAX_KEY_TEXT && !joined.startsWith(HASH_PREFIX) ? joined : rowHash(row, plan.key);
 }
 
 export interface RowWithIdentity {

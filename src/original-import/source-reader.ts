@@ -237,13 +237,15 @@ export class SourceReader {
    * ordered by every column byte for byte (identical rows adjacent). One snapshot: no row is read
    * twice or missed. Pages hold SOURCE_PAGE_SIZE rows and PAGE_BYTES at most.
    */
-  identityPages(table: string, plan: IdentityPlan, options: { descending?: boolean } = {}): AsyncGenerator<SourceRow[]> {
+  identityPages(table: string, plan: IdentityPlan, options: { descending?: boolean; thenBy?: readonly string[] } = {}): AsyncGenerator<SourceRow[]> {
     const paging = this.paging.get(table) ?? { key: [], columnBytes: new Map<string, number>() };
     const direction = options.descending ? 'DESC' : 'ASC';
     const binary = (column: string): string => `CAST(${quoteName(column)} AS BINARY)`;
     const keyset = plan.unique;
     const others = plan.columns.filter((column) => !plan.key.includes(column));
-    const order = keyset ? plan.key.map(quoteName) : [...plan.key.map(quoteName), ...plan.key.map(binary), ...others.map(binary)];
+    // Rows of one key in the order asked for (the newest first, by a time column), then byte for byte.
+    const thenBy = (options.thenBy ?? []).filter((column) => plan.columns.includes(column) && !plan.key.includes(column)).map(quoteName);
+    const order = keyset ? plan.key.map(quoteName) : [...plan.key.map(quoteName), ...plan.key.map(binary), ...thenBy, ...others.map(binary)];
     const orderBy = order.map((term) => `${term} ${direction}`).join(', ');
     const columnList = plan.columns.map(quoteName).join(', ');
     const rowBytes = plan.columns.reduce((sum, column) => sum + (paging.columnBytes.get(column) ?? 64), 0);
