@@ -21,6 +21,7 @@ import { HealthModule } from './health/health.module';
 import { MapsModule } from './maps/maps.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PlayersModule } from './players/players.module';
+import { PlayersSiteModule } from './players-site/players-site.module';
 import { PlayersRepository } from './players/players.repository';
 import { SecurityModule } from './security/security.module';
 import { UserKeysModule } from './user-keys/user-keys.module';
@@ -59,6 +60,7 @@ export class AppModule {
         MapsModule,
         UsersModule,
         BanlistSyncModule,
+        PlayersSiteModule,
         HealthModule,
         ConsoleModule,
       ],
