@@ -136,4 +136,59 @@ describe('players site (e2e)', () => {
       expect(badId.body.error).toBe(badId.body.message);
     });
   });
+
+  describe('from the site: CORS, no CAPTCHA needed, a page loads whole, a token helps only over the limit', () => {
+    const SITE = 'https://players.example.org';
+    let site: TestApp;
+
+    beforeAll(async () => {
+      site = await TestApp.start({ RATE_LIMIT_ENABLED: 'true', TRUST_PROXY: '127.0.0.1', CORS_ORIGINS: SITE }, { database: app.database });
+    });
+
+    afterAll(async () => {
+      await site.stop({ keepDatabase: true });
+    });
+
+    it("answers the site's origin and its preflights (the bans site's X-reCAPTCHA-Token header included)", async () => {
+      const player = newPlayer();
+      await logIn(player, '2024-01-01T00:00:00Z');
+      const read = await site.get(`/v2/users/${player.uuid}`, { headers: { origin: SITE } });
+      expect(read.headers.get('access-control-allow-origin')).toBe(SITE);
+      const preflight = await site.request('OPTIONS', '/v2/bans/recent', {
+        headers: { origin: SITE, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-recaptcha-token' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-recaptcha-token');
+      expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    });
+
+    it('lets a page of twenty parallel reads through without a token and without asking the CAPTCHA provider', async () => {
+      const player = newPlayer();
+      await logIn(player, '2024-01-01T00:00:00Z');
+      const asked = site.captcha.requests.length;
+      const headers = { origin: SITE, 'x-forwarded-for': '198.51.100.20' };
+      const page = await Promise.all(Array.from({ length: 20 }, () => site.get(`/v2/users/${player.uuid}`, { headers, query: { recaptcha: 'pass' } })));
+      expect(page.map((result) => result.status)).toEqual(Array(20).fill(200));
+      expect(site.captcha.requests.length).toBe(asked);
+    });
+
+    it('over the per-address limit: 429, unless the request carries a token that verifies (action login)', async () => {
+      const player = newPlayer();
+      await logIn(player, '2024-01-01T00:00:00Z');
+      const headers = { 'x-forwarded-for': '198.51.100.21' };
+      for (let sent = 0; sent < 600; sent += 50) {
+        await Promise.all(Array.from({ length: 50 }, () => site.get('/health', { headers })));
+      }
+      const refused = await site.get(`/v2/users/${player.uuid}`, { headers });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ status: false, code: 429, error: 'rate_limited' });
+      expect((await site.get(`/v2/users/${player.uuid}`, { headers, query: { recaptcha: 'fail' } })).status).toBe(429);
+      expect((await site.get(`/v2/users/${player.uuid}`, { headers, query: { recaptcha: 'error-500' } })).status).toBe(429);
+      const passed = await site.get(`/v2/users/${player.uuid}`, { headers, query: { recaptcha: 'pass' } });
+      expect({ status: passed.status, body: passed.body }).toEqual({ status: 200, body: { mcid: player.mcid, uuid: player.uuid } });
+      expect((await site.get(`/v1/users/jsa/${player.uuid}`, { headers, query: { user_recaptcha: 'pass' } })).status).toBe(200);
+      // A route that takes no token: the token does not help.
+      expect((await site.get('/health', { headers, query: { recaptcha: 'pass' } })).status).toBe(429);
+    });
+  });
 });
