@@ -111,6 +111,18 @@ describe('punishments (e2e)', () => {
     expect(await app.app.get(PlayersService).findByUuid(player.uuid)).toMatchObject({ uuid: player.uuid, mcid: player.mcid, firstLogin: null });
   });
 
+  it('stores a batch sent twice at the same time once (the database decides), and lifts it once', async () => {
+    const player = newPlayer();
+    const batch = Array.from({ length: 20 }, (_, index) => punishment(index % 2 === 0 ? player : newPlayer(), index % 3 === 0 ? 'vban' : 'jail', `2026-05-01T00:00:${String(index).padStart(2, '0')}Z`));
+    const answers = await Promise.all([issue(batch), issue(batch), issue(batch)]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(answers.reduce((sum, answer) => sum + (answer.body.accepted as number), 0)).toBe(20);
+    expect((await reader().forPlayer(player.uuid)).items).toHaveLength(10);
+    const lifts = batch.map((item) => ({ kind: item.kind, id: item.id, liftedAt: '2026-05-02T00:00:00Z' }));
+    const lifted = await Promise.all([lift(lifts), lift(lifts)]);
+    expect(lifted.reduce((sum, answer) => sum + (answer.body.accepted as number), 0)).toBe(20);
+  });
+
   it('records punishment.issued and punishment.lifted once each, in the feed and to a webhook', async () => {
     const target = await receivers.start();
     const hook = await app.post<{ data: { id: number } }>('/webhooks', { url: target.url, events: ['punishment.issued', 'punishment.lifted'] }, { headers: operator });
