@@ -20,9 +20,11 @@ import { PlayerNameLookup } from './events/player-name-lookup';
 import { HealthModule } from './health/health.module';
 import { MapsModule } from './maps/maps.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { MiniGamesModule } from './mini-games/mini-games.module';
 import { PlayersModule } from './players/players.module';
 import { PlayersSiteModule } from './players-site/players-site.module';
 import { PlayersRepository } from './players/players.repository';
+import { PunishmentsModule } from './punishments/punishments.module';
 import { SecurityModule } from './security/security.module';
 import { UserKeysModule } from './user-keys/user-keys.module';
 import { UsersModule } from './users/users.module';
@@ -63,6 +65,8 @@ export class AppModule {
         PlayersSiteModule,
         HealthModule,
         ConsoleModule,
+        PunishmentsModule,
+        MiniGamesModule,
       ],
       providers: [
         { provide: RouteTable, useValue: routes },

@@ -219,10 +219,12 @@ describe(`restore from a backup (e2e, ${testDatabaseKind})`, () => {
 
   it('a backup from an earlier release (a migration behind) loads at its own schema level and is migrated after', async () => {
     const parts = readBackupParts(file);
-    // Of the two newest migrations one corrected name keys and one made the console_sessions
-    // table: a backup taken before them lacks both, and the table.
-    const older = withoutTable(parts, 'console_sessions');
-    expect(older.manifest.migrations.splice(-2)).toEqual(['ConsoleSessions1764100100000', 'CityNameKeySharpS1764200000000']);
+    // A backup taken before the migration that made the console_sessions table lacks it, every
+    // migration after it (one corrected name keys) and the tables those later migrations made.
+    const LATER_TABLES = ['console_sessions', 'punishments', 'minigame_results'];
+    const older = LATER_TABLES.reduce((backup, table) => withoutTable(backup, table), parts);
+    const cut = older.manifest.migrations.indexOf('ConsoleSessions1764100100000');
+    expect(older.manifest.migrations.splice(cut).slice(0, 2)).toEqual(['ConsoleSessions1764100100000', 'CityNameKeySharpS1764200000000']);
     older.manifest.lastMigration = older.manifest.migrations.at(-1)!;
     const path = join(dir, 'older.backup');
     writeBackupParts(path, older, { recount: true });

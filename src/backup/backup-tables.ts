@@ -30,6 +30,8 @@ export const SCHEMA_TABLES = [
   'webhook_deliveries',
   'webhook_attempts',
   'original_import_links',
+  'punishments',
+  'minigame_results',
 ] as const;
 
 /** Bookkeeping of the database or of TypeORM, never data: the manifest records the migrations instead. */
