@@ -105,6 +105,39 @@ describe('players site (e2e)', () => {
     });
   });
 
+  describe('GET /v2/users/punishment/{id}', () => {
+    it('every kind, newest first, with counts, state, last words and the issuer; a player known only from a punishment is known', async () => {
+      const player = newPlayer();
+      const issued = (id: string, kind: string, issuedAt: string, extra: Record<string, unknown> = {}) => ({ id, kind, uuid: player.uuid, mcid: player.mcid, reason: `${kind} <b>reason</b>`, issuedBy: 'Moderator1', issuedAt, ...extra });
+      const stored = await send('/game-server/punishments', {
+        punishments: [
+          issued('p1', 'jail', '2024-01-01T00:00:00Z', { testment: 'goodbye' }),
+          issued('p2', 'chatjail', '2024-02-01T00:00:00Z'),
+          issued('p3', 'eban', '2024-03-01T00:00:00Z', { issuedBy: 'CONSOLE' }),
+          issued('p4', 'vban', '2024-04-01T00:00:00Z'),
+          issued('p5', 'jail', '2024-05-01T00:00:00Z'),
+        ],
+      });
+      expect(stored.status).toBe(200);
+      expect((await send('/game-server/punishments/lifts', { lifts: [{ kind: 'jail', id: 'p1', liftedAt: '2024-01-02T00:00:00Z' }] })).status).toBe(200);
+      // Never logged in: known from the punishments.
+      expect((await app.get(`/v2/users/${player.mcid}`)).body).toEqual({ mcid: player.mcid, uuid: player.uuid });
+      const answer = (await app.get(`/v2/users/punishment/${player.uuid}`)).body as unknown as { count: Record<string, number>; items: Array<Record<string, unknown>> };
+      expect(answer.count).toEqual({ jail: 2, chatjail: 1, eban: 1, vban: 1 });
+      expect(answer.items.map((item) => item.type)).toEqual(['Jail', 'VBan', 'EBan', 'ChatJail', 'Jail']);
+      expect(answer.items[4]).toEqual({ type: 'Jail', id: expect.any(Number), mcid: player.mcid, reason: 'jail <b>reason</b>', testment: 'goodbye', status: false, bannedBy: 'Moderator1', date: '2024-01-01 09:00:00' });
+      expect(answer.items[0]).toMatchObject({ status: true, testment: null });
+      expect(answer.items[2]).toMatchObject({ type: 'EBan', bannedBy: 'CONSOLE' });
+    });
+
+    it('a player without punishments: zero counts and no items; an unknown one: User not found.', async () => {
+      const player = newPlayer();
+      await logIn(player, '2024-01-01T00:00:00Z');
+      expect((await app.get(`/v2/users/punishment/${player.mcid}`)).body).toEqual({ count: { jail: 0, chatjail: 0, eban: 0, vban: 0 }, items: [] });
+      expect((await app.get(`/v2/users/punishment/${newPlayer().uuid}`)).body).toEqual(notFound);
+    });
+  });
+
   describe('answer style B (the base response, error = the message)', () => {
     it('GET /v1/users/jsa/{uuid}: unlocked achievements with wall-clock dates, getted and all', async () => {
       const player = newPlayer();
@@ -116,6 +149,49 @@ describe('players site (e2e)', () => {
       expect(answer.body).toMatchObject({ status: true, code: 200, getted: 1, data: [{ id: 9101, title: 'Hidden one', description: 'd', date: '2024-05-06 00:00:00' }] });
       expect(answer.body.all).toBeGreaterThanOrEqual(2);
       expect((await app.get(`/users/jsa/${player.mcid}`)).body).toEqual(answer.body);
+    });
+
+    it("GET /users/pm_recently/{uuid}: the player's latest mini-game results with their places; none: data []", async () => {
+      const player = newPlayer();
+      const rival = newPlayer();
+      await logIn(player, '2024-01-01T00:00:00Z');
+      const result = (id: string, who: { uuid: string; mcid: string }, success: number, failure: number, endTime: string) => ({
+        id,
+        uuid: who.uuid,
+        mcid: who.mcid,
+        success,
+        failure,
+        matchTime: 60,
+        realMatchTime: 61,
+        calcMatchTime: 60000,
+        startTime: '2024-06-01T00:00:00Z',
+        endTime,
+      });
+      const stem = `pm-${player.uuid}`;
+      expect((await app.get(`/users/pm_recently/${player.uuid}`)).body).toMatchObject({ status: true, data: [] });
+      const stored = await send('/game-server/mini-games/periodmatch', {
+        results: [result(`${stem}-1`, player, 10, 0, '2024-06-01T00:01:00Z'), result(`${stem}-2`, player, 5, 5, '2024-06-02T00:01:00Z'), result(`${stem}-3`, rival, 20, 0, '2024-06-03T00:01:00Z')],
+      });
+      expect(stored.status).toBe(200);
+      const answer = await app.get(`/v1/users/pm_recently/${player.mcid}`, { query: { user_recaptcha: 'x' } });
+      expect(answer.status).toBe(200);
+      const data = answer.body.data as Array<Record<string, unknown>>;
+      expect(data.map((entry) => entry.success)).toEqual([5, 10]);
+      expect(data[1]).toEqual({
+        id: expect.any(Number),
+        mcid: player.mcid,
+        success: 10,
+        failure: 0,
+        match_time: 60,
+        real_match_time: 61,
+        calc_match_time: 60000,
+        status: true,
+        rank: 2,
+        start_time: '2024-06-01 09:00:00',
+        end_time: '2024-06-01 09:01:00',
+        created_at: '2024-06-01 09:01:00',
+      });
+      expect(data[0].rank).toBe(3);
     });
 
     it('unknown players and records answer their usual status, with error holding the message', async () => {

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { BanlistSyncModule } from '../banlist-sync/banlist-sync.module';
+import { MiniGamesModule } from '../mini-games/mini-games.module';
 import { PlayersModule } from '../players/players.module';
+import { PunishmentsModule } from '../punishments/punishments.module';
 import { UsersModule } from '../users/users.module';
 import { SiteBrandedController } from './site-branded.controller';
 import { SiteBrandedService } from './site-branded.service';
@@ -14,7 +16,7 @@ import { SiteUsersController } from './site-users.controller';
  * part of a player's page is read from the feature that keeps it.
  */
 @Module({
-  imports: [PlayersModule, UsersModule, BanlistSyncModule],
+  imports: [PlayersModule, UsersModule, BanlistSyncModule, PunishmentsModule, MiniGamesModule],
   controllers: [SiteUsersController, SiteBrandedController],
   providers: [SitePlayersService, SiteLoginsService, SiteProfileService, SiteBrandedService],
 })

@@ -4,7 +4,7 @@ import { AnswersIn } from '../common/http/answer-style';
 import { Input } from '../common/http/input.decorator';
 import { ApiEnvelope, ApiErrors, ApiPathParam } from '../common/openapi/api-docs.decorators';
 import { SiteBanIdDto, SiteV1PlayerPathDto } from './dto/site-query.dto';
-import { type SiteAchievement, type SiteBanlistBan, type SiteBanlistRecord, SiteBrandedService } from './site-branded.service';
+import { type SiteAchievement, type SiteBanlistBan, type SiteBanlistRecord, SiteBrandedService, type SitePeriodMatchResult } from './site-branded.service';
 import { PLAYERS_SITE_TAG, SITE_PLAYER_ID_SCHEMA } from './site-users.controller';
 import { POSITIVE_INT_PATTERN } from '../common/identifiers';
 
@@ -77,6 +77,49 @@ class SiteBanlistBanResponseDoc {
   data: SiteBanlistBan;
 }
 
+class SitePeriodMatchDoc {
+  @ApiProperty({ example: 3 })
+  id: number;
+
+  @ApiProperty({ description: 'The game id at the time.', example: 'Notch' })
+  mcid: string;
+
+  @ApiProperty({ example: 12 })
+  success: number;
+
+  @ApiProperty({ example: 3 })
+  failure: number;
+
+  @ApiProperty({ description: 'The category, in seconds.', example: 60 })
+  match_time: number;
+
+  @ApiProperty({ example: 61 })
+  real_match_time: number;
+
+  @ApiProperty({ description: 'Milliseconds.', example: 60012 })
+  calc_match_time: number;
+
+  @ApiProperty({ description: 'True for a recorded result.', example: true })
+  status: boolean;
+
+  @ApiProperty({ description: 'Place within the category (ties share a place).', example: 2 })
+  rank: number;
+
+  @ApiProperty({ example: '2026-11-22 12:03:04' })
+  start_time: string;
+
+  @ApiProperty({ example: '2026-11-22 12:04:05' })
+  end_time: string;
+
+  @ApiProperty({ description: 'The end time.', example: '2026-11-22 12:04:05' })
+  created_at: string;
+}
+
+class SitePeriodMatchResponseDoc {
+  @ApiProperty({ type: [SitePeriodMatchDoc], description: 'The 50 latest results, newest first; [] when none.' })
+  data: SitePeriodMatchResult[];
+}
+
 const errorText = 'Errors carry `error` = the message text (not the code), for the players site.';
 
 /**
@@ -96,6 +139,16 @@ export class SiteBrandedController {
   @ApiErrors([404, 'Unknown player.'])
   achievements(@Input() input: SiteV1PlayerPathDto): Promise<{ data: SiteAchievement[]; getted: number; all: number }> {
     return this.branded.achievementsOf(input.id);
+  }
+
+  @Get('pm_recently/:id')
+  @AnswersIn('base-error-text', { captchaOverLimit: true })
+  @ApiOperation({ summary: "A player's latest results of the timing mini-game, as the players site reads them", description: errorText })
+  @ApiPathParam('id', SITE_PLAYER_ID_SCHEMA, 'Game id (any case), uuid with or without hyphens, or chat id.')
+  @ApiEnvelope(200, 'The results.', SitePeriodMatchResponseDoc)
+  @ApiErrors([404, 'Unknown player.'])
+  async periodMatch(@Input() input: SiteV1PlayerPathDto): Promise<{ data: SitePeriodMatchResult[] }> {
+    return { data: await this.branded.periodMatchOf(input.id) };
   }
 
   @Get('mcbans/ban/:id')

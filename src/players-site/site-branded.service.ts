@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { BanlistLookupService } from '../banlist-sync/banlist-lookup.service';
 import { AppConfig } from '../config/app-config';
+import { MiniGamesReader } from '../mini-games/mini-games.reader';
 import { AchievementsRepository } from '../users/achievements.repository';
 import { wallClock } from './site-times';
 import { SitePlayersService } from './site-players.service';
@@ -24,6 +25,21 @@ export interface SiteBanlistRecord {
   updated_at: string;
 }
 
+export interface SitePeriodMatchResult {
+  id: number;
+  mcid: string;
+  success: number;
+  failure: number;
+  match_time: number;
+  real_match_time: number;
+  calc_match_time: number;
+  status: boolean;
+  rank: number;
+  start_time: string;
+  end_time: string;
+  created_at: string;
+}
+
 export interface SiteBanlistBan {
   server: string | null;
   banned_by: string | null;
@@ -41,6 +57,7 @@ export class SiteBrandedService {
     private readonly sitePlayers: SitePlayersService,
     private readonly achievements: AchievementsRepository,
     private readonly banlist: BanlistLookupService,
+    private readonly miniGames: MiniGamesReader,
     private readonly config: AppConfig,
   ) {}
 
@@ -72,6 +89,26 @@ export class SiteBrandedService {
     }
     const ban = await this.banlist.ban(Number(id));
     return { server: ban.server, banned_by: ban.bannedBy, reason: ban.reason, date: this.time(new Date(ban.bannedAt)) };
+  }
+
+  /** The player's 50 latest results of the timing mini-game, each with its place in its category. */
+  async periodMatchOf(id: string): Promise<SitePeriodMatchResult[]> {
+    const player = await this.sitePlayers.resolve(id);
+    const results = await this.miniGames.recent(player.uuid);
+    return results.map((result) => ({
+      id: result.id,
+      mcid: result.mcid,
+      success: result.success,
+      failure: result.failure,
+      match_time: result.matchTime,
+      real_match_time: result.realMatchTime,
+      calc_match_time: result.calcMatchTime,
+      status: result.status,
+      rank: result.rank,
+      start_time: this.time(result.startTime),
+      end_time: this.time(result.endTime),
+      created_at: this.time(result.endTime),
+    }));
   }
 
   private time(date: Date): string {

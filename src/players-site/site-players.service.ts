@@ -2,16 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import type { PlayerRecord } from '../players/players.repository';
 import { PlayersRepository } from '../players/players.repository';
+import { PunishmentsReader } from '../punishments/punishments.reader';
 import { sitePlayerId } from './site-player-id';
 
 /**
  * Finds the player a public-site route names (docs/players-site.md, "Naming a player"). A player
- * is known once they logged in; DATA_CUTOFF does not apply here: the sites show a player's whole
- * history.
+ * is known once they logged in or have a record here (a punishment); DATA_CUTOFF does not apply:
+ * the sites show a player's whole history.
  */
 @Injectable()
 export class SitePlayersService {
-  constructor(private readonly players: PlayersRepository) {}
+  constructor(
+    private readonly players: PlayersRepository,
+    private readonly punishments: PunishmentsReader,
+  ) {}
 
   /** The player, or 404 "User not found." (the players site compares that text). */
   async resolve(raw: string): Promise<PlayerRecord> {
@@ -29,10 +33,10 @@ export class SitePlayersService {
     }
     const player =
       id.kind === 'uuid' ? await this.players.getByUuid(id.value) : id.kind === 'chatid' ? await this.players.getByChatid(id.value) : await this.players.getByMcid(id.value);
-    return player && this.isKnown(player) ? player : null;
+    return player && (await this.isKnown(player)) ? player : null;
   }
 
-  private isKnown(player: PlayerRecord): boolean {
-    return player.firstLogin !== null;
+  private async isKnown(player: PlayerRecord): Promise<boolean> {
+    return player.firstLogin !== null || (await this.punishments.hasAny(player.uuid));
   }
 }

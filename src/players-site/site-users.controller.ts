@@ -6,7 +6,7 @@ import { ApiInput, ApiPathParam } from '../common/openapi/api-docs.decorators';
 import { PrefixQueryDto, RecentLoginQueryDto, SitePlayerPathDto } from './dto/site-query.dto';
 import { SITE_PLAYER_ID_PATTERN } from './site-player-id';
 import { type PlayerLogin, type RecentPlayerLogin, SiteLoginsService } from './site-logins.service';
-import { SiteProfileService, type SitePlayerName } from './site-profile.service';
+import { SiteProfileService, type SitePlayerName, type SitePunishments } from './site-profile.service';
 
 export const PLAYERS_SITE_TAG = 'players-site';
 
@@ -40,6 +40,54 @@ class PlayerLoginDoc {
 
   @ApiProperty({ description: "Wall clock in the community's time zone.", example: '2026-11-22 12:04:05' })
   date: string;
+}
+
+class PunishmentCountsDoc {
+  @ApiProperty({ example: 1 })
+  jail: number;
+
+  @ApiProperty({ example: 0 })
+  chatjail: number;
+
+  @ApiProperty({ example: 0 })
+  eban: number;
+
+  @ApiProperty({ example: 0 })
+  vban: number;
+}
+
+class SitePunishmentDoc {
+  @ApiProperty({ enum: ['Jail', 'ChatJail', 'EBan', 'VBan'], example: 'Jail' })
+  type: string;
+
+  @ApiProperty({ description: "The service's id of the punishment.", example: 17 })
+  id: number;
+
+  @ApiProperty({ description: 'The game id at the time.', example: 'Notch' })
+  mcid: string;
+
+  @ApiProperty({ example: 'griefing' })
+  reason: string;
+
+  @ApiProperty({ type: String, nullable: true, description: "The jailed player's last words (Jail only).", example: null })
+  testment: string | null;
+
+  @ApiProperty({ description: 'True while in force.', example: true })
+  status: boolean;
+
+  @ApiProperty({ description: "The issuer's game id, CONSOLE, or the automatic moderator's name.", example: 'Moderator1' })
+  bannedBy: string;
+
+  @ApiProperty({ description: "When it was issued, wall clock in the community's time zone.", example: '2026-11-22 12:04:05' })
+  date: string;
+}
+
+class SitePunishmentsDoc {
+  @ApiProperty({ type: PunishmentCountsDoc })
+  count: PunishmentCountsDoc;
+
+  @ApiProperty({ type: [SitePunishmentDoc], description: 'Every punishment, newest first.' })
+  items: SitePunishmentDoc[];
 }
 
 /** A bare answer: the payload, or `{"error": …}` with the same HTTP 200 (the site looks for the key). */
@@ -91,6 +139,17 @@ export class SiteUsersController {
   @limited
   recentLogin(@Input() input: RecentLoginQueryDto): Promise<RecentPlayerLogin[] | PlayerLogin[]> {
     return input.uuid === undefined ? this.logins.recentPlayers() : this.logins.recentOf(input.uuid);
+  }
+
+  @Get('punishment/:id')
+  @AnswersIn('bare', { captchaOverLimit: true })
+  @ApiOperation({ summary: "A player's punishments of the four kinds, with counts" })
+  @ApiPathParam('id', SITE_PLAYER_ID_SCHEMA, 'Game id (any case), uuid with or without hyphens, or chat id.')
+  @ApiBareAnswer('The punishments.', ref(SitePunishmentsDoc))
+  @ApiExtraModels(SitePunishmentsDoc)
+  @limited
+  punishments(@Input() input: SitePlayerPathDto): Promise<SitePunishments> {
+    return this.profiles.punishmentsOf(input.id);
   }
 
   @Get(':id')
