@@ -20,6 +20,7 @@ import { PlayerNameLookup } from './events/player-name-lookup';
 import { HealthModule } from './health/health.module';
 import { MapsModule } from './maps/maps.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { PlayTimeModule } from './play-time/play-time.module';
 import { PlayersModule } from './players/players.module';
 import { PlayersRepository } from './players/players.repository';
 import { SecurityModule } from './security/security.module';
@@ -58,6 +59,7 @@ export class AppModule {
         CitiesModule,
         MapsModule,
         UsersModule,
+        PlayTimeModule,
         BanlistSyncModule,
         HealthModule,
         ConsoleModule,

@@ -30,6 +30,12 @@ export const SCHEMA_TABLES = [
   'webhook_deliveries',
   'webhook_attempts',
   'original_import_links',
+  'play_sessions',
+  'play_days',
+  'play_era_totals',
+  'play_imported_totals',
+  'away_records',
+  'away_totals',
 ] as const;
 
 /** Bookkeeping of the database or of TypeORM, never data: the manifest records the migrations instead. */
