@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { SCHEMA_TABLES } from '../src/backup/backup-tables';
 import { liveFingerprint, seedCommunity, viewThroughApi } from './support/backup-data';
 import { runCli } from './support/run-cli';
 import { TestApp } from './support/test-app';
@@ -135,9 +136,12 @@ onSqliteRun('restore of an old VACUUM INTO copy (e2e, SQLite)', () => {
       const copy = join(dir, 'old.sqlite');
       await app.dataSource.query('VACUUM INTO ?', [copy]);
       await app.stop({ keepDatabase: true });
-      // An old copy has no revocation list and no console sessions yet: the restore's migrations add them.
+      // An old copy has no revocation list and no console sessions yet, nor the tables of any later
+      // migration (listed after original_import_links in SCHEMA_TABLES): the restore's migrations add them.
       const db = new Database(copy);
-      db.exec("DROP TABLE console_sessions; DROP TABLE api_key_revocations; DELETE FROM migrations WHERE name IN ('CityNameKeySharpS1764200000000', 'ConsoleSessions1764100100000', 'ApiKeyRevocations1764100000000')");
+      const newer = SCHEMA_TABLES.slice(SCHEMA_TABLES.indexOf('original_import_links') + 1);
+      db.exec(['console_sessions', 'api_key_revocations', ...newer].map((table) => `DROP TABLE ${table};`).join(' '));
+      db.exec('DELETE FROM migrations WHERE timestamp >= 1764100000000');
       db.close();
 
       const restored = await runCli(['restore', '--from', copy, '--json'], { DATABASE_URL: target.url });
