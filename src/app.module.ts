@@ -21,6 +21,7 @@ import { HealthModule } from './health/health.module';
 import { MapsModule } from './maps/maps.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { MiniGamesModule } from './mini-games/mini-games.module';
+import { PlayTimeModule } from './play-time/play-time.module';
 import { PlayersModule } from './players/players.module';
 import { PlayersSiteModule } from './players-site/players-site.module';
 import { PlayersRepository } from './players/players.repository';
@@ -61,6 +62,7 @@ export class AppModule {
         CitiesModule,
         MapsModule,
         UsersModule,
+        PlayTimeModule,
         BanlistSyncModule,
         PlayersSiteModule,
         HealthModule,

@@ -32,6 +32,12 @@ export const SCHEMA_TABLES = [
   'original_import_links',
   'punishments',
   'minigame_results',
+  'play_sessions',
+  'play_days',
+  'play_era_totals',
+  'play_imported_totals',
+  'away_records',
+  'away_totals',
 ] as const;
 
 /** Bookkeeping of the database or of TypeORM, never data: the manifest records the migrations instead. */
