@@ -20,11 +20,13 @@ import { PlayerNameLookup } from './events/player-name-lookup';
 import { HealthModule } from './health/health.module';
 import { MapsModule } from './maps/maps.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { PlayerGroupsModule } from './player-groups/player-groups.module';
 import { PlayersModule } from './players/players.module';
 import { PlayersRepository } from './players/players.repository';
 import { SecurityModule } from './security/security.module';
 import { UserKeysModule } from './user-keys/user-keys.module';
 import { UsersModule } from './users/users.module';
+import { VotesModule } from './votes/votes.module';
 
 /**
  * Binds the events feature's PlayerNameLookup port to the players repository, so that neither
@@ -61,6 +63,8 @@ export class AppModule {
         BanlistSyncModule,
         HealthModule,
         ConsoleModule,
+        VotesModule,
+        PlayerGroupsModule,
       ],
       providers: [
         { provide: RouteTable, useValue: routes },
