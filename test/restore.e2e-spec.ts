@@ -219,10 +219,19 @@ describe(`restore from a backup (e2e, ${testDatabaseKind})`, () => {
 
   it('a backup from an earlier release (a migration behind) loads at its own schema level and is migrated after', async () => {
     const parts = readBackupParts(file);
-    // Of the two newest migrations one corrected name keys and one made the console_sessions
-    // table: a backup taken before them lacks both, and the table.
-    const older = withoutTable(parts, 'console_sessions');
-    expect(older.manifest.migrations.splice(-2)).toEqual(['ConsoleSessions1764100100000', 'CityNameKeySharpS1764200000000']);
+    // A backup taken before ConsoleSessions1764100100000 lacks it and every later migration (one
+    // corrected name keys, the others made tables), and the tables they made.
+    const later: Record<string, string[]> = {
+      ConsoleSessions1764100100000: ['console_sessions'],
+      CityNameKeySharpS1764200000000: [],
+      Votes1764300100000: ['votes', 'vote_totals', 'vote_count_players', 'login_text_reports', 'login_texts'],
+      PlayerGroups1764300110000: ['player_group_reports', 'player_groups'],
+    };
+    const older = Object.values(later)
+      .flat()
+      .reduce((backup, table) => withoutTable(backup, table), parts);
+    const first = older.manifest.migrations.indexOf('ConsoleSessions1764100100000');
+    expect(older.manifest.migrations.splice(first)).toEqual(Object.keys(later));
     older.manifest.lastMigration = older.manifest.migrations.at(-1)!;
     const path = join(dir, 'older.backup');
     writeBackupParts(path, older, { recount: true });
