@@ -135,8 +135,12 @@ onSqliteRun('restore of an old VACUUM INTO copy (e2e, SQLite)', () => {
       const copy = join(dir, 'old.sqlite');
       await app.dataSource.query('VACUUM INTO ?', [copy]);
       await app.stop({ keepDatabase: true });
-      // An old copy has no revocation list and no console sessions yet: the restore's migrations add them.
+      // An old copy has no revocation list, no console sessions and none of the later features'
+      // tables yet: the restore's migrations add them.
+      const later = ['votes', 'vote_totals', 'vote_count_players', 'login_text_reports', 'login_texts', 'player_group_reports', 'player_groups'];
       const db = new Database(copy);
+      db.exec(later.map((table) => `DROP TABLE ${table};`).join(' '));
+      db.exec("DELETE FROM migrations WHERE name IN ('Votes1764300100000', 'PlayerGroups1764300110000')");
       db.exec("DROP TABLE console_sessions; DROP TABLE api_key_revocations; DELETE FROM migrations WHERE name IN ('CityNameKeySharpS1764200000000', 'ConsoleSessions1764100100000', 'ApiKeyRevocations1764100000000')");
       db.close();
 
