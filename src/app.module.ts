@@ -22,6 +22,7 @@ import { MapsModule } from './maps/maps.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PlayerGroupsModule } from './player-groups/player-groups.module';
 import { PlayersModule } from './players/players.module';
+import { PlayersSiteModule } from './players-site/players-site.module';
 import { PlayersRepository } from './players/players.repository';
 import { SecurityModule } from './security/security.module';
 import { UserKeysModule } from './user-keys/user-keys.module';
@@ -61,6 +62,7 @@ export class AppModule {
         MapsModule,
         UsersModule,
         BanlistSyncModule,
+        PlayersSiteModule,
         HealthModule,
         ConsoleModule,
         VotesModule,

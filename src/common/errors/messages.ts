@@ -212,6 +212,7 @@ export const messages = {
   'cities.create.forceScope': { en: 'The API key lacks the "operator" scope needed for force=true.', ja: 'この API キーには即時登録（force）に必要な「operator」権限がありません。' },
 
   // ── Players, game server, ban list, operations ──────────────────────────────────────────────
+  'site.userNotFound': { en: 'User not found.', ja: 'プレイヤーが見つかりません。' },
   'users.notFoundByUuid': { en: 'No player with uuid {uuid}; send a login or issue a user key first.', ja: 'UUID {uuid} のプレイヤーは見つかりません。' },
   'users.notFound': { en: 'No player with {field} {value}.', ja: '{field}が {value} のプレイヤーは見つかりませんでした。' },
   'users.chatidTaken': { en: 'Chat id {chatid} is linked to another player; unlink it there first.', ja: 'チャット ID {chatid} はほかのプレイヤーと連携済みです。先にそちらの連携を解除してください。' },
