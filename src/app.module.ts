@@ -22,6 +22,7 @@ import { MapsModule } from './maps/maps.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { MiniGamesModule } from './mini-games/mini-games.module';
 import { PlayTimeModule } from './play-time/play-time.module';
+import { PlayerGroupsModule } from './player-groups/player-groups.module';
 import { PlayersModule } from './players/players.module';
 import { PlayersSiteModule } from './players-site/players-site.module';
 import { PlayersRepository } from './players/players.repository';
@@ -29,6 +30,7 @@ import { PunishmentsModule } from './punishments/punishments.module';
 import { SecurityModule } from './security/security.module';
 import { UserKeysModule } from './user-keys/user-keys.module';
 import { UsersModule } from './users/users.module';
+import { VotesModule } from './votes/votes.module';
 
 /**
  * Binds the events feature's PlayerNameLookup port to the players repository, so that neither
@@ -69,6 +71,8 @@ export class AppModule {
         ConsoleModule,
         PunishmentsModule,
         MiniGamesModule,
+        VotesModule,
+        PlayerGroupsModule,
       ],
       providers: [
         { provide: RouteTable, useValue: routes },

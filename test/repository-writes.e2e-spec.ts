@@ -25,6 +25,9 @@ import { PunishmentsRepository, type NewPunishment } from '../src/punishments/pu
 import { UserKeysRepository } from '../src/user-keys/user-keys.repository';
 import { AchievementsRepository } from '../src/users/achievements.repository';
 import { LoginsRepository } from '../src/users/logins.repository';
+import { PlayerGroupsRepository } from '../src/player-groups/player-groups.repository';
+import { LoginTextsRepository } from '../src/votes/login-texts.repository';
+import { VotesRepository } from '../src/votes/votes.repository';
 import { newPlayer, TestApp } from './support/test-app';
 import { square } from './support/cities';
 
@@ -187,6 +190,13 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     return player;
   }
 
+  /** A player known by uuid only (no name, no login), as votes or groups reported first make one. */
+  async function seedBarePlayer(): Promise<string> {
+    const { uuid } = newPlayer();
+    await read((tx) => repo(PlayersRepository).createBareIfAbsent(tx, [uuid], new Date()));
+    return uuid;
+  }
+
   async function seedAccount(): Promise<{ uuid: string; accountId: number; tokenId: number; tokenHash: string }> {
     const player = newPlayer();
     const tokenHash = hash(unique('token'));
@@ -270,6 +280,10 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     LoginsRepository: ['getFirstLoginSince'],
     PunishmentsRepository: ['listForPlayer', 'hasAnyForPlayer', 'getBySourceIn', 'getByIdIn'],
     MiniGamesRepository: ['recentForPlayer'],
+    // The lock… methods read (and on MySQL lock) rows; they change nothing.
+    VotesRepository: ['getStoredVoteIds', 'lockTotals', 'getSummary'],
+    LoginTextsRepository: ['getStoredReportIds', 'lockCurrent'],
+    PlayerGroupsRepository: ['getStoredReportIds', 'lockCurrent', 'getSources'],
   };
 
   /** Private steps of a public write, covered by the cases of the methods that call them. */
@@ -444,6 +458,17 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
           },
         },
       ],
+      createBareIfAbsent: [
+        {
+          tables: ['players'],
+          bumps: ['players'],
+          async run(write) {
+            const player = newPlayer();
+            expect(await write((tx) => repo(PlayersRepository).createBareIfAbsent(tx, [player.uuid, player.uuid], new Date()))).toBe(1);
+            expect(await repo(PlayersRepository).getByUuid(player.uuid)).toMatchObject({ uuid: player.uuid, mcid: null, firstLogin: null });
+          },
+        },
+      ],
       rename: [
         {
           tables: ['players'],
@@ -551,6 +576,94 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
             await read((tx) => repo(LoginsRepository).insertLogins(tx, [{ uuid: owner.uuid, mcid: `${owner.mcid}_t`, loggedInAt: new Date(Date.now() + 60_000), permission: null }]));
             await write((tx) => repo(PlayersRepository).settleFromLogins(tx, [owner.uuid]));
             expect((await city(id)).body.data.owner.mcid).toBe(`${owner.mcid}_t`);
+          },
+        },
+      ],
+    },
+    VotesRepository: {
+      insertVotes: [
+        {
+          tables: ['votes'],
+          bumps: [],
+          async run(write) {
+            const player = await seedBarePlayer();
+            const id = unique('vote-');
+            expect(await write((tx) => repo(VotesRepository).insertVotes(tx, 'game-server', [{ id, uuid: player, site: 'minecraft.jp', votedAt: new Date() }], new Date()))).toBe(1);
+            expect([...(await read((tx) => repo(VotesRepository).getStoredVoteIds(tx, 'game-server', [id])))]).toEqual([id]);
+          },
+        },
+      ],
+      writeTotals: [
+        {
+          tables: ['vote_totals'],
+          bumps: [],
+          async run(write) {
+            const player = await seedBarePlayer();
+            await write((tx) => repo(VotesRepository).writeTotals(tx, [{ uuid: player, site: 'minecraft.jp', importedCount: 4, recordedCount: 3, voteCount: 7, lastVotedAt: null }]));
+            expect((await repo(VotesRepository).getSummary(player, ['minecraft.jp', 'monocraft.net'])).firstCount).toBe(7);
+          },
+        },
+      ],
+      applyCountLevels: [
+        {
+          tables: ['vote_count_players'],
+          bumps: [],
+          async run(write) {
+            const player = await seedBarePlayer();
+            const site = unique('walk.site-');
+            expect((await repo(VotesRepository).getSummary(player, [site, 'monocraft.net'])).firstAbove).toBe(0);
+            await write((tx) => repo(VotesRepository).applyCountLevels(tx, [{ site, voteCount: 5, delta: 2 }]));
+            expect((await repo(VotesRepository).getSummary(player, [site, 'monocraft.net'])).firstAbove).toBe(2);
+          },
+        },
+      ],
+    },
+    LoginTextsRepository: {
+      insertReports: [
+        {
+          tables: ['login_text_reports'],
+          bumps: [],
+          async run(write) {
+            const player = await seedBarePlayer();
+            const id = unique('text-');
+            expect(await write((tx) => repo(LoginTextsRepository).insertReports(tx, 'game-server', [{ id, uuid: player, text: 'walk', at: new Date() }], new Date()))).toBe(1);
+            expect([...(await read((tx) => repo(LoginTextsRepository).getStoredReportIds(tx, 'game-server', [id])))]).toEqual([id]);
+          },
+        },
+      ],
+      writeCurrent: [
+        {
+          tables: ['login_texts'],
+          bumps: [],
+          async run(write) {
+            const player = await seedBarePlayer();
+            await write((tx) => repo(LoginTextsRepository).writeCurrent(tx, [{ uuid: player, text: 'Walker', origin: 'game-server', reportedAt: new Date() }], new Date()));
+            expect((await repo(VotesRepository).getSummary(player, ['minecraft.jp', 'monocraft.net'])).loginText).toBe('Walker');
+          },
+        },
+      ],
+    },
+    PlayerGroupsRepository: {
+      insertReports: [
+        {
+          tables: ['player_group_reports'],
+          bumps: [],
+          async run(write) {
+            const player = await seedBarePlayer();
+            const id = unique('group-');
+            expect(await write((tx) => repo(PlayerGroupsRepository).insertReports(tx, 'game-server', [{ id, uuid: player, group: 'walker', expiresAt: null, at: new Date() }], new Date()))).toBe(1);
+            expect([...(await read((tx) => repo(PlayerGroupsRepository).getStoredReportIds(tx, 'game-server', [id])))]).toEqual([id]);
+          },
+        },
+      ],
+      writeCurrent: [
+        {
+          tables: ['player_groups'],
+          bumps: [],
+          async run(write) {
+            const player = await seedBarePlayer();
+            await write((tx) => repo(PlayerGroupsRepository).writeCurrent(tx, [{ uuid: player, group: 'walker', expiresAt: null, reportedAt: new Date(), origin: 'game-server' }], new Date()));
+            expect((await repo(PlayerGroupsRepository).getSources(player))?.report?.group).toBe('walker');
           },
         },
       ],

@@ -165,6 +165,25 @@ export class PlayersRepository {
     return affectedRows > 0;
   }
 
+  /**
+   * Inserts a bare row (no name, no login) for each of `uuids` not seen yet, in uuid order (one
+   * lock order for concurrent batches on MySQL); returns how many were new. Bumps `players` then.
+   */
+  async createBareIfAbsent(tx: Transaction, uuids: readonly string[], createdAt: Date): Promise<number> {
+    let created = 0;
+    for (const chunk of chunks([...new Set(uuids)].sort(), UPSERT_CHUNK)) {
+      const { affectedRows } = await tx.run(
+        `${tx.insertIgnore} INTO players (uuid, created_at) VALUES ${chunk.map(() => '(?, ?)').join(', ')}`,
+        chunk.flatMap((uuid) => [uuid, tx.time(createdAt)]),
+      );
+      created += affectedRows;
+    }
+    if (created > 0) {
+      await this.versions.bump(tx, 'players');
+    }
+    return created;
+  }
+
   async rename(tx: Transaction, uuid: string, mcid: string): Promise<void> {
     await this.changingNames(tx, [uuid], () => tx.run('UPDATE players SET mcid = ?, mcid_key = ? WHERE uuid = ?', [mcid, mcid.toLowerCase(), uuid]));
   }
