@@ -19,10 +19,15 @@ import { EventsRepository } from '../src/events/events.repository';
 import { WebhookDeliveriesRepository } from '../src/events/webhook-deliveries.repository';
 import { WebhooksRepository } from '../src/events/webhooks.repository';
 import { OriginalImportRepository } from '../src/original-import/original-import.repository';
+import { MiniGamesRepository } from '../src/mini-games/mini-games.repository';
 import { PlayersRepository } from '../src/players/players.repository';
+import { PunishmentsRepository, type NewPunishment } from '../src/punishments/punishments.repository';
 import { UserKeysRepository } from '../src/user-keys/user-keys.repository';
 import { AchievementsRepository } from '../src/users/achievements.repository';
 import { LoginsRepository } from '../src/users/logins.repository';
+import { PlayerGroupsRepository } from '../src/player-groups/player-groups.repository';
+import { LoginTextsRepository } from '../src/votes/login-texts.repository';
+import { VotesRepository } from '../src/votes/votes.repository';
 import { newPlayer, TestApp } from './support/test-app';
 import { square } from './support/cities';
 
@@ -172,11 +177,24 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     };
   }
 
+  /** A punishment of a fresh player, not stored yet. */
+  function newPunishment(): NewPunishment {
+    const player = newPlayer();
+    return { kind: 'jail', sourceId: unique('p'), uuid: player.uuid, mcid: player.mcid, reason: 'walk', testment: null, issuedBy: 'CONSOLE', issuedAt: new Date(), active: true, liftedAt: null };
+  }
+
   /** A player `/users` finds (a login now), not owning a city. */
   async function seedSeenPlayer(): Promise<{ uuid: string; mcid: string }> {
     const player = newPlayer();
     await read((tx) => repo(PlayersRepository).upsertFromLogins(tx, [{ uuid: player.uuid, firstLogin: new Date(), latest: { mcid: player.mcid, loggedInAt: new Date(), permission: null } }]));
     return player;
+  }
+
+  /** A player known by uuid only (no name, no login), as votes or groups reported first make one. */
+  async function seedBarePlayer(): Promise<string> {
+    const { uuid } = newPlayer();
+    await read((tx) => repo(PlayersRepository).createBareIfAbsent(tx, [uuid], new Date()));
+    return uuid;
   }
 
   async function seedAccount(): Promise<{ uuid: string; accountId: number; tokenId: number; tokenHash: string }> {
@@ -260,6 +278,12 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     UserKeysRepository: ['getByHash'],
     AchievementsRepository: ['getDefinedIds', 'getUnlocked', 'count'],
     LoginsRepository: ['getFirstLoginSince'],
+    PunishmentsRepository: ['listForPlayer', 'hasAnyForPlayer', 'getBySourceIn', 'getByIdIn'],
+    MiniGamesRepository: ['recentForPlayer'],
+    // The lock… methods read (and on MySQL lock) rows; they change nothing.
+    VotesRepository: ['getStoredVoteIds', 'lockTotals', 'getSummary'],
+    LoginTextsRepository: ['getStoredReportIds', 'lockCurrent'],
+    PlayerGroupsRepository: ['getStoredReportIds', 'lockCurrent', 'getSources'],
   };
 
   /** Private steps of a public write, covered by the cases of the methods that call them. */
@@ -267,6 +291,7 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     EventsRepository: ['nextEventId'],
     WebhooksRepository: ['time'],
     PlayersRepository: ['changingNames', 'insertSummaries'],
+    PunishmentsRepository: ['values'],
   };
 
   const WRITES: Record<string, Record<string, WriteCase[]>> = {
@@ -433,6 +458,17 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
           },
         },
       ],
+      createBareIfAbsent: [
+        {
+          tables: ['players'],
+          bumps: ['players'],
+          async run(write) {
+            const player = newPlayer();
+            expect(await write((tx) => repo(PlayersRepository).createBareIfAbsent(tx, [player.uuid, player.uuid], new Date()))).toBe(1);
+            expect(await repo(PlayersRepository).getByUuid(player.uuid)).toMatchObject({ uuid: player.uuid, mcid: null, firstLogin: null });
+          },
+        },
+      ],
       rename: [
         {
           tables: ['players'],
@@ -544,6 +580,94 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
         },
       ],
     },
+    VotesRepository: {
+      insertVotes: [
+        {
+          tables: ['votes'],
+          bumps: [],
+          async run(write) {
+            const player = await seedBarePlayer();
+            const id = unique('vote-');
+            expect(await write((tx) => repo(VotesRepository).insertVotes(tx, 'game-server', [{ id, uuid: player, site: 'minecraft.jp', votedAt: new Date() }], new Date()))).toBe(1);
+            expect([...(await read((tx) => repo(VotesRepository).getStoredVoteIds(tx, 'game-server', [id])))]).toEqual([id]);
+          },
+        },
+      ],
+      writeTotals: [
+        {
+          tables: ['vote_totals'],
+          bumps: [],
+          async run(write) {
+            const player = await seedBarePlayer();
+            await write((tx) => repo(VotesRepository).writeTotals(tx, [{ uuid: player, site: 'minecraft.jp', importedCount: 4, recordedCount: 3, voteCount: 7, lastVotedAt: null }]));
+            expect((await repo(VotesRepository).getSummary(player, ['minecraft.jp', 'monocraft.net'])).firstCount).toBe(7);
+          },
+        },
+      ],
+      applyCountLevels: [
+        {
+          tables: ['vote_count_players'],
+          bumps: [],
+          async run(write) {
+            const player = await seedBarePlayer();
+            const site = unique('walk.site-');
+            expect((await repo(VotesRepository).getSummary(player, [site, 'monocraft.net'])).firstAbove).toBe(0);
+            await write((tx) => repo(VotesRepository).applyCountLevels(tx, [{ site, voteCount: 5, delta: 2 }]));
+            expect((await repo(VotesRepository).getSummary(player, [site, 'monocraft.net'])).firstAbove).toBe(2);
+          },
+        },
+      ],
+    },
+    LoginTextsRepository: {
+      insertReports: [
+        {
+          tables: ['login_text_reports'],
+          bumps: [],
+          async run(write) {
+            const player = await seedBarePlayer();
+            const id = unique('text-');
+            expect(await write((tx) => repo(LoginTextsRepository).insertReports(tx, 'game-server', [{ id, uuid: player, text: 'walk', at: new Date() }], new Date()))).toBe(1);
+            expect([...(await read((tx) => repo(LoginTextsRepository).getStoredReportIds(tx, 'game-server', [id])))]).toEqual([id]);
+          },
+        },
+      ],
+      writeCurrent: [
+        {
+          tables: ['login_texts'],
+          bumps: [],
+          async run(write) {
+            const player = await seedBarePlayer();
+            await write((tx) => repo(LoginTextsRepository).writeCurrent(tx, [{ uuid: player, text: 'Walker', origin: 'game-server', reportedAt: new Date() }], new Date()));
+            expect((await repo(VotesRepository).getSummary(player, ['minecraft.jp', 'monocraft.net'])).loginText).toBe('Walker');
+          },
+        },
+      ],
+    },
+    PlayerGroupsRepository: {
+      insertReports: [
+        {
+          tables: ['player_group_reports'],
+          bumps: [],
+          async run(write) {
+            const player = await seedBarePlayer();
+            const id = unique('group-');
+            expect(await write((tx) => repo(PlayerGroupsRepository).insertReports(tx, 'game-server', [{ id, uuid: player, group: 'walker', expiresAt: null, at: new Date() }], new Date()))).toBe(1);
+            expect([...(await read((tx) => repo(PlayerGroupsRepository).getStoredReportIds(tx, 'game-server', [id])))]).toEqual([id]);
+          },
+        },
+      ],
+      writeCurrent: [
+        {
+          tables: ['player_groups'],
+          bumps: [],
+          async run(write) {
+            const player = await seedBarePlayer();
+            await write((tx) => repo(PlayerGroupsRepository).writeCurrent(tx, [{ uuid: player, group: 'walker', expiresAt: null, reportedAt: new Date(), origin: 'game-server' }], new Date()));
+            expect((await repo(PlayerGroupsRepository).getSources(player))?.report?.group).toBe('walker');
+          },
+        },
+      ],
+    },
     LoginsRepository: {
       insertLogins: [
         {
@@ -594,6 +718,58 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
             expect(await repo(AchievementsRepository).getUnlocked(player.uuid)).toEqual([]);
             expect(await write((tx) => repo(AchievementsRepository).insertUnlocks(tx, [{ uuid: player.uuid, achievementId: id, unlockedAt: new Date() }], new Date()))).toBe(1);
             expect(await repo(AchievementsRepository).getUnlocked(player.uuid)).toEqual([expect.objectContaining({ id })]);
+          },
+        },
+      ],
+    },
+    PunishmentsRepository: {
+      insertOne: [
+        {
+          tables: ['punishments'],
+          bumps: [],
+          async run(write) {
+            const punishment = newPunishment();
+            expect(await repo(PunishmentsRepository).hasAnyForPlayer(punishment.uuid)).toBe(false);
+            const id = await write((tx) => repo(PunishmentsRepository).insertOne(tx, 'game-server', punishment));
+            expect(await repo(PunishmentsRepository).listForPlayer(punishment.uuid)).toEqual([expect.objectContaining({ id, kind: 'jail', active: true })]);
+          },
+        },
+      ],
+      insertMany: [
+        {
+          tables: ['punishments'],
+          bumps: [],
+          async run(write) {
+            const punishment = newPunishment();
+            expect(await write((tx) => repo(PunishmentsRepository).insertMany(tx, 'original', [punishment, { ...punishment, sourceId: unique('p') }]))).toBe(2);
+            expect(await repo(PunishmentsRepository).listForPlayer(punishment.uuid)).toHaveLength(2);
+          },
+        },
+      ],
+      lift: [
+        {
+          tables: ['punishments'],
+          bumps: [],
+          async run(write) {
+            const punishment = newPunishment();
+            const id = (await read((tx) => repo(PunishmentsRepository).insertOne(tx, 'game-server', punishment)))!;
+            expect(await write((tx) => repo(PunishmentsRepository).lift(tx, id, new Date()))).toBe(true);
+            expect(await repo(PunishmentsRepository).listForPlayer(punishment.uuid)).toEqual([expect.objectContaining({ id, active: false })]);
+          },
+        },
+      ],
+    },
+    MiniGamesRepository: {
+      insertMany: [
+        {
+          tables: ['minigame_results'],
+          bumps: [],
+          async run(write) {
+            const player = newPlayer();
+            const result = { sourceId: unique('pm'), uuid: player.uuid, mcid: player.mcid, success: 1, failure: 0, matchTime: 10, realMatchTime: 10, calcMatchTime: 10_000, status: true, score: 0.0001, startTime: new Date(), endTime: new Date() };
+            expect(await repo(MiniGamesRepository).recentForPlayer(player.uuid, 50)).toEqual([]);
+            expect(await write((tx) => repo(MiniGamesRepository).insertMany(tx, 'game-server', [result]))).toBe(1);
+            expect(await repo(MiniGamesRepository).recentForPlayer(player.uuid, 50)).toEqual([expect.objectContaining({ success: 1, matchTime: 10 })]);
           },
         },
       ],

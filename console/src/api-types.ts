@@ -827,6 +827,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/game-server/punishments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report punishments issued (1-1000, one transaction, idempotent by id and kind)
+         * @description Each new one records a punishment.issued event.
+         */
+        post: operations["GameServerPunishmentsController_issue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game-server/punishments/lifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report punishments lifted (1-1000, one transaction)
+         * @description A lift of a punishment lifted already changes nothing and records no second punishment.lifted event.
+         */
+        post: operations["GameServerPunishmentsController_lift"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game-server/mini-games/periodmatch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report periodmatch results (1-1000, one transaction, idempotent by id) */
+        post: operations["GameServerMiniGamesController_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console-session": {
         parameters: {
             query?: never;
@@ -910,10 +967,10 @@ export interface components {
             /** @example 42 */
             id: number;
             /** @enum {string} */
-            type: "city.request.created" | "city.request.approved" | "city.request.rejected" | "city.changed" | "city.deleted" | "banlist.sync.finished";
+            type: "city.request.created" | "city.request.approved" | "city.request.rejected" | "city.changed" | "city.deleted" | "banlist.sync.finished" | "punishment.issued" | "punishment.lifted";
             /** @example 2026-11-22T03:04:05.000Z */
             at: string;
-            /** @description {request, city} for city events, {summary} for banlist.sync.finished. */
+            /** @description {request, city} for city events, {summary} for banlist.sync.finished, {punishment} for punishment events. Ignore types you do not know: new ones are added. */
             data: {
                 [key: string]: unknown;
             };
@@ -1799,6 +1856,164 @@ export interface components {
              * @enum {string}
              */
             database: "up";
+        };
+        PunishmentIngestResultDoc: {
+            /**
+             * @description Punishments stored (or lifted) by this request.
+             * @example 9
+             */
+            accepted: number;
+            /**
+             * @description Repeats: ids stored already, or punishments lifted already.
+             * @example 1
+             */
+            skipped: number;
+        };
+        IssuedPunishmentDto: {
+            /**
+             * @description The game server's own id of the punishment (1-64 printable ASCII characters); unique per kind.
+             * @example jail-1042
+             */
+            id: string;
+            /**
+             * @description jail, chatjail (the mute), eban (confined to an area) or vban (the game's own ban).
+             * @example jail
+             * @enum {string}
+             */
+            kind: "jail" | "chatjail" | "eban" | "vban";
+            /**
+             * @description Game UUID with hyphens; the player need not have logged in.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+            /**
+             * @description The player's game id now.
+             * @example Notch
+             */
+            mcid: string;
+            /**
+             * @description Reason, up to 2000 characters.
+             * @example Griefing
+             */
+            reason: string;
+            /**
+             * @description Jail only: the jailed player's last words, up to 2000 characters.
+             * @example I was framed
+             */
+            testment?: string;
+            /**
+             * @description Who issued it: the issuer's game id, CONSOLE, or the automatic moderator's name (1-64 characters).
+             * @example CONSOLE
+             */
+            issuedBy: string;
+            /**
+             * Format: date-time
+             * @description When it was issued, ISO 8601 with a zone.
+             * @example 2026-11-22T03:04:05.000Z
+             */
+            issuedAt: string;
+        };
+        IssuedPunishmentBatchDto: {
+            /** @description 1 to 1000 punishments; all stored or none. */
+            punishments: components["schemas"]["IssuedPunishmentDto"][];
+        };
+        LiftedPunishmentDto: {
+            /**
+             * @description The kind of the punishment lifted.
+             * @example jail
+             * @enum {string}
+             */
+            kind: "jail" | "chatjail" | "eban" | "vban";
+            /**
+             * @description The game server's id of the punishment, as it was issued. Give this or punishmentId.
+             * @example jail-1042
+             */
+            id?: string;
+            /**
+             * @description The service's own id (as the players site shows it), for a punishment imported from the original database. Give this or id.
+             * @example 12
+             */
+            punishmentId?: number;
+            /**
+             * Format: date-time
+             * @description When it was lifted, ISO 8601 with a zone.
+             * @example 2026-11-23T03:04:05.000Z
+             */
+            liftedAt: string;
+        };
+        LiftedPunishmentBatchDto: {
+            /** @description 1 to 1000 lifts; all applied or none. */
+            lifts: components["schemas"]["LiftedPunishmentDto"][];
+        };
+        ResultIngestDoc: {
+            /**
+             * @description Results stored by this request.
+             * @example 2
+             */
+            accepted: number;
+            /**
+             * @description Repeats: ids stored already.
+             * @example 0
+             */
+            skipped: number;
+        };
+        PeriodmatchResultDto: {
+            /**
+             * @description The game server's own id of the result (1-64 printable ASCII characters).
+             * @example pm-20261122-1
+             */
+            id: string;
+            /**
+             * @description Game UUID with hyphens.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+            /**
+             * @description The player's game id.
+             * @example Notch
+             */
+            mcid: string;
+            /**
+             * @description Successful attempts.
+             * @example 3
+             */
+            success: number;
+            /**
+             * @description Failed attempts.
+             * @example 1
+             */
+            failure: number;
+            /**
+             * @description The category: the target time in seconds.
+             * @example 10
+             */
+            matchTime: number;
+            /**
+             * @description The time actually played, as the game reports it.
+             * @example 10.02
+             */
+            realMatchTime: number;
+            /**
+             * @description The measured time in milliseconds (0: ranks last).
+             * @example 10020
+             */
+            calcMatchTime: number;
+            /**
+             * Format: date-time
+             * @description Start of the game, ISO 8601 with a zone.
+             * @example 2026-11-22T03:04:05.000Z
+             */
+            startTime: string;
+            /**
+             * Format: date-time
+             * @description End of the game, ISO 8601 with a zone (the players site shows it as created_at).
+             * @example 2026-11-22T03:04:15.020Z
+             */
+            endTime: string;
+        };
+        PeriodmatchBatchDto: {
+            /** @description 1 to 1000 results; all stored or none. */
+            results: components["schemas"]["PeriodmatchResultDto"][];
         };
         ConsoleSessionDoc: {
             /**
@@ -4506,6 +4721,147 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponseDoc"];
                 };
+            };
+        };
+    };
+    GameServerPunishmentsController_issue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssuedPunishmentBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["PunishmentIngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch (or a testment on a punishment other than jail); nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    GameServerPunishmentsController_lift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LiftedPunishmentBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Applied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["PunishmentIngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch, or a punishment that is not stored (named); nothing changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    GameServerMiniGamesController_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PeriodmatchBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ResultIngestDoc"];
+                };
+            };
+            /** @description Invalid batch; nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

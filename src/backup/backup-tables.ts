@@ -19,6 +19,13 @@ export const SCHEMA_TABLES = [
   'login_records',
   'achievements',
   'achievement_unlocks',
+  'votes',
+  'vote_totals',
+  'vote_count_players',
+  'login_text_reports',
+  'login_texts',
+  'player_group_reports',
+  'player_groups',
   'banlist_players',
   'banlist_bans',
   'banlist_sync_runs',
@@ -30,6 +37,14 @@ export const SCHEMA_TABLES = [
   'webhook_deliveries',
   'webhook_attempts',
   'original_import_links',
+  'punishments',
+  'minigame_results',
+  'play_sessions',
+  'play_days',
+  'play_era_totals',
+  'play_imported_totals',
+  'away_records',
+  'away_totals',
 ] as const;
 
 /** Bookkeeping of the database or of TypeORM, never data: the manifest records the migrations instead. */

@@ -27,6 +27,17 @@ describe(loadConfig.name, () => {
     expect(config.dataCutoff.toISOString()).toBe('2018-03-19T15:00:00.000Z');
   });
 
+  it('reads RANK_TITLE_WORDS: the original list by default, words with spaces allowed, no empty word', () => {
+    const words = loadConfig({}).rankTitleWords;
+    expect(words).toHaveLength(70);
+    expect(words.slice(0, 3)).toEqual(['the New Generation', '- Super', 'Hyper']);
+    expect(words[69]).toBe('Omnipotent');
+    expect(loadConfig({ RANK_TITLE_WORDS: ' Big Star , Bright' }).rankTitleWords).toEqual(['Big Star', 'Bright']);
+    for (const value of ['a,,b', 'a, ,b', ',a', '']) {
+      expect(() => loadConfig({ RANK_TITLE_WORDS: value })).toThrow(/RANK_TITLE_WORDS/);
+    }
+  });
+
   it('converts numbers and booleans from strings', () => {
     const config = loadConfig({ PORT: '8080', RATE_LIMIT_ENABLED: 'false', RECAPTCHA_MIN_SCORE: '0.7' });
     expect(config.PORT).toBe(8080);

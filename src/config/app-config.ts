@@ -37,6 +37,17 @@ const toBoolean = ({ value }: { value: unknown }): unknown => {
 const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
+/** The original game plugin's join-message title words, in its order (public in its source: data, not code). */
+const DEFAULT_RANK_TITLE_WORDS: readonly string[] = [
+  'the New Generation', '- Super', 'Hyper', 'Ultra', 'Extreme', 'Insane', 'Gigantic', 'Epic', 'Amazing', 'Beautiful',
+  'Special', 'Swag', 'Lunatic', 'Exotic', 'God', 'Hell', 'Heaven', 'Mega', 'Giga', 'Tera', 'Refined', 'Sharp',
+  'Strong', 'Muscle', 'Macho', 'Bomber', 'Blazing', 'Frozen', 'Legendary', 'Mystical', 'Tactical', 'Critical',
+  'Overload', 'Overclock', 'Fantastic', 'Criminal', 'Primordial', 'Genius', 'Great', 'Perfect', 'Fearless',
+  'Ruthless', 'Bold', 'Void', 'Millenium', 'Exact', 'Really', 'Certainty', 'Infernal', 'Ender', 'World', 'Mad',
+  'Crazy', 'Wrecked', 'Elegant', 'Expensive', 'Rich', 'Radioactive', 'Automatic', 'Honest', 'Cosmic', 'Galactic',
+  'Dimensional', 'Sinister', 'Evil', 'Abyssal', 'Hallowed', 'Holy', 'Sacred', 'Omnipotent',
+];
+
 /**
  * Every environment variable the service reads, with its default. Validated once at start;
  * an invalid value stops the start with a message naming the variable.
@@ -168,6 +179,14 @@ export class AppConfig {
   @IsString()
   @Matches(/^\s*[a-z0-9.-]{1,64}\s*,\s*[a-z0-9.-]{1,64}\s*$/, { message: 'VOTE_SITES must be two site names (a-z, 0-9, ., -) separated by a comma' })
   VOTE_SITES = 'minecraft.jp,monocraft.net';
+
+  /**
+   * The join-message title words of the vote rewards (rankText), in order, comma-separated; a word
+   * may hold spaces. The default is the original game plugin's list (docs/game-server.md, "Votes").
+   */
+  @IsString()
+  @Matches(/^[^,]*[^,\s][^,]*(,[^,]*[^,\s][^,]*)*$/, { message: 'RANK_TITLE_WORDS must be comma-separated words, none of them empty' })
+  RANK_TITLE_WORDS = DEFAULT_RANK_TITLE_WORDS.join(',');
 
   @IsString()
   @Matches(/^(\S+\s+){4,5}\S+$/, { message: 'BANLIST_SYNC_CRON must be a cron expression of 5 or 6 fields' })
@@ -432,6 +451,11 @@ export class AppConfig {
   get voteSites(): [string, string] {
     const [first, second] = this.VOTE_SITES.split(',').map((site) => site.trim().toLowerCase());
     return [first, second];
+  }
+
+  /** RANK_TITLE_WORDS as a list (each word trimmed). */
+  get rankTitleWords(): string[] {
+    return this.RANK_TITLE_WORDS.split(',').map((word) => word.trim());
   }
 
   get isProduction(): boolean {

@@ -47,6 +47,17 @@ export class PlayersService {
     }
   }
 
+  /**
+   * Makes each of `uuids` (lower case) a known player inside the caller's transaction: a bare row
+   * (no name, no first login) for those not seen yet, as for user keys; existing rows are kept.
+   * For data reported about a player before any login (votes, groups, …).
+   */
+  async ensureKnown(tx: Transaction, uuids: readonly string[]): Promise<void> {
+    if (uuids.length > 0) {
+      await this.players.createBareIfAbsent(tx, uuids, new Date());
+    }
+  }
+
   /** Keeps `players` in step with newly stored login records, inside the caller's transaction. */
   async recordLogins(tx: Transaction, summaries: readonly PlayerLoginSummary[]): Promise<void> {
     if (summaries.length === 0) {
