@@ -30,6 +30,10 @@ export const SCHEMA_TABLES = [
   'webhook_deliveries',
   'webhook_attempts',
   'original_import_links',
+  'chat_accounts',
+  'chat_second_accounts',
+  'player_profile_links',
+  'chat_ingest_receipts',
 ] as const;
 
 /** Bookkeeping of the database or of TypeORM, never data: the manifest records the migrations instead. */

@@ -142,6 +142,15 @@ export class PlayersRepository {
     return affectedRows > 0;
   }
 
+  /** Inserts a player known only by uuid (no name yet); false when the row already exists. */
+  async createBareIfAbsent(tx: Transaction, uuid: string, createdAt: Date): Promise<boolean> {
+    const { affectedRows } = await tx.run(`${tx.insertIgnore} INTO players (uuid, created_at) VALUES (?, ?)`, [uuid, tx.time(createdAt)]);
+    if (affectedRows > 0) {
+      await this.versions.bump(tx, 'players');
+    }
+    return affectedRows > 0;
+  }
+
   async rename(tx: Transaction, uuid: string, mcid: string): Promise<void> {
     await this.changingNames(tx, [uuid], () => tx.run('UPDATE players SET mcid = ?, mcid_key = ? WHERE uuid = ?', [mcid, mcid.toLowerCase(), uuid]));
   }

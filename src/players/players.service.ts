@@ -47,6 +47,17 @@ export class PlayersService {
     }
   }
 
+  /**
+   * Makes a player known by uuid before any login or user key (a feature's record names them):
+   * a bare row, with the game id when the sender knows it; an existing row is kept.
+   */
+  async ensureKnown(tx: Transaction, uuid: string, mcid: string | null = null): Promise<void> {
+    if (mcid) {
+      return this.ensure(uuid, mcid, tx);
+    }
+    await this.players.createBareIfAbsent(tx, uuid.toLowerCase(), new Date());
+  }
+
   /** Keeps `players` in step with newly stored login records, inside the caller's transaction. */
   async recordLogins(tx: Transaction, summaries: readonly PlayerLoginSummary[]): Promise<void> {
     if (summaries.length === 0) {
