@@ -827,6 +827,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/chat-bot/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report chat accounts: name, discriminator, avatar (1-1000, one transaction, idempotent by id)
+         * @description The latest report of a chat id (by reportedAt) is the one served.
+         */
+        post: operations["ChatBotController_reportAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chat-bot/second-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report second chat accounts registered to a main account (1-1000, one transaction, idempotent by id) */
+        post: operations["ChatBotController_reportSecondAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chat-bot/profile-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change players' profile links: Twitter id, GitHub login, home page (1-1000, in order, one transaction, idempotent by id) */
+        post: operations["ChatBotController_reportProfileLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/club/@me/profile-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get your profile links (shown on the players site) */
+        get: operations["ProfileLinksController_get"];
+        /** Set your profile links: a value sets, null removes, absent keeps */
+        put: operations["ProfileLinksController_set"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console-session": {
         parameters: {
             query?: never;
@@ -1799,6 +1871,141 @@ export interface components {
              * @enum {string}
              */
             database: "up";
+        };
+        ChatIngestResultDoc: {
+            /**
+             * @description Records stored by this request.
+             * @example 2
+             */
+            accepted: number;
+            /**
+             * @description Records skipped: their id was stored before (or earlier in the batch).
+             * @example 0
+             */
+            skipped: number;
+        };
+        ChatAccountItemDto: {
+            /**
+             * @description The sender's own id of this record: 1-64 printable ASCII characters, no spaces. A record whose id was stored before is skipped.
+             * @example msg-1180000000000000001
+             */
+            id: string;
+            /**
+             * @description Chat id (17-20 digits).
+             * @example 123456789012345678
+             */
+            chatid: string;
+            /**
+             * @description The account's name as the chat platform shows it, 1-100 characters.
+             * @example taro
+             */
+            name: string;
+            /**
+             * @description Discriminator: up to 4 digits; absent or "0" for none (accounts since 2023 have none).
+             * @example 0
+             */
+            discriminator?: string;
+            /**
+             * @description Avatar URL (http or https, at most 512 characters); absent or null: the account has none, and the platform's default avatar is served.
+             * @example https://cdn.discordapp.com/avatars/123456789012345678/abc.png
+             */
+            avatarUrl?: string | null;
+            /**
+             * Format: date-time
+             * @description When the bot saw the account so, ISO 8601 with a zone. A report older than the stored one changes nothing.
+             * @example 2026-11-22T03:04:05.000Z
+             */
+            reportedAt: string;
+        };
+        ChatAccountBatchDto: {
+            /** @description 1 to 1000 chat account reports; all stored or none. */
+            accounts: components["schemas"]["ChatAccountItemDto"][];
+        };
+        SecondAccountItemDto: {
+            /**
+             * @description The sender's own id of this record: 1-64 printable ASCII characters, no spaces. A record whose id was stored before is skipped.
+             * @example msg-1180000000000000001
+             */
+            id: string;
+            /**
+             * @description Chat id of the second account (17-20 digits).
+             * @example 223456789012345678
+             */
+            chatid: string;
+            /**
+             * @description Chat id of the main account it belongs to (the one linked to the player).
+             * @example 123456789012345678
+             */
+            mainChatid: string;
+            /**
+             * Format: date-time
+             * @description When it was registered, ISO 8601 with a zone. The newest registration is the one shown.
+             * @example 2026-11-22T03:04:05.000Z
+             */
+            registeredAt: string;
+        };
+        SecondAccountBatchDto: {
+            /** @description 1 to 1000 second accounts; all stored or none. */
+            secondAccounts: components["schemas"]["SecondAccountItemDto"][];
+        };
+        ProfileLinksItemDto: {
+            /**
+             * @description Twitter id as the player gives it (1-64 characters, no spaces); null removes it, absent keeps it.
+             * @example jaoafa
+             */
+            twitterId?: string | null;
+            /**
+             * @description GitHub login (letters, digits, inner hyphens; at most 39); null removes it, absent keeps it.
+             * @example octocat
+             */
+            githubId?: string | null;
+            /**
+             * @description Home page, an http or https URL of at most 512 characters; null removes it, absent keeps it.
+             * @example https://example.com/
+             */
+            homeUrl?: string | null;
+            /**
+             * @description The sender's own id of this record: 1-64 printable ASCII characters, no spaces. A record whose id was stored before is skipped.
+             * @example msg-1180000000000000001
+             */
+            id: string;
+            /**
+             * @description Game UUID with hyphens; a player not seen yet is recorded by uuid.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+        };
+        ProfileLinksBatchDto: {
+            /** @description 1 to 1000 changes of players' links, applied in order; all stored or none. */
+            links: components["schemas"]["ProfileLinksItemDto"][];
+        };
+        ProfileLinksDoc: {
+            /** @example jaoafa */
+            twitterId: string | null;
+            /** @example octocat */
+            githubId: string | null;
+            /** @example https://example.com/ */
+            homeUrl: string | null;
+        };
+        ProfileLinksResponseDoc: {
+            data: components["schemas"]["ProfileLinksDoc"];
+        };
+        ProfileLinksFieldsDto: {
+            /**
+             * @description Twitter id as the player gives it (1-64 characters, no spaces); null removes it, absent keeps it.
+             * @example jaoafa
+             */
+            twitterId?: string | null;
+            /**
+             * @description GitHub login (letters, digits, inner hyphens; at most 39); null removes it, absent keeps it.
+             * @example octocat
+             */
+            githubId?: string | null;
+            /**
+             * @description Home page, an http or https URL of at most 512 characters; null removes it, absent keeps it.
+             * @example https://example.com/
+             */
+            homeUrl?: string | null;
         };
         ConsoleSessionDoc: {
             /**
@@ -4506,6 +4713,228 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorResponseDoc"];
                 };
+            };
+        };
+    };
+    ChatBotController_reportAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatAccountBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ChatIngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch (the detail names the element, e.g. accounts.3.chatid); nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ChatBotController_reportSecondAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecondAccountBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ChatIngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch (the detail names the element, e.g. accounts.3.chatid); nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ChatBotController_reportProfileLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileLinksBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ChatIngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch (the detail names the element, e.g. accounts.3.chatid); nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ProfileLinksController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links; null where none is set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ProfileLinksResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ProfileLinksController_set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileLinksFieldsDto"];
+            };
+        };
+        responses: {
+            /** @description The links now stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ProfileLinksResponseDoc"];
+                };
+            };
+            /** @description A link is not of its form (the detail names it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -82,8 +82,8 @@ export class ChatAccountsService {
         if (!(await this.repository.addReceipt(tx, 'chat-bot', 'profile-links', item.id, now))) {
           continue;
         }
-        const { id: _id, uuid, ...change } = item;
-        await this.changeLinksIn(tx, 'chat-bot', uuid.toLowerCase(), change, now);
+        const change = { twitterId: item.twitterId, githubId: item.githubId, homeUrl: item.homeUrl };
+        await this.changeLinksIn(tx, 'chat-bot', item.uuid.toLowerCase(), change, now);
         accepted += 1;
       }
       return { accepted, skipped: items.length - accepted };
