@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { liveFingerprint, seedCommunity, viewThroughApi } from './support/backup-data';
+import { TABLES_ADDED_LATER } from './support/backup-files';
 import { runCli } from './support/run-cli';
 import { TestApp } from './support/test-app';
 import { createTestDatabase, testDatabaseKind } from './support/test-database';
@@ -135,9 +136,11 @@ onSqliteRun('restore of an old VACUUM INTO copy (e2e, SQLite)', () => {
       const copy = join(dir, 'old.sqlite');
       await app.dataSource.query('VACUUM INTO ?', [copy]);
       await app.stop({ keepDatabase: true });
-      // An old copy has no revocation list and no console sessions yet: the restore's migrations add them.
+      // An old copy has no revocation list, no console sessions and no later feature's tables yet:
+      // the restore's migrations add them.
       const db = new Database(copy);
-      db.exec("DROP TABLE console_sessions; DROP TABLE api_key_revocations; DELETE FROM migrations WHERE name IN ('CityNameKeySharpS1764200000000', 'ConsoleSessions1764100100000', 'ApiKeyRevocations1764100000000')");
+      const drops = ['console_sessions', 'api_key_revocations', ...TABLES_ADDED_LATER].map((table) => `DROP TABLE ${table};`).join(' ');
+      db.exec(`${drops} DELETE FROM migrations WHERE timestamp >= 1764100000000`);
       db.close();
 
       const restored = await runCli(['restore', '--from', copy, '--json'], { DATABASE_URL: target.url });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { liveFingerprint, relatedDatabases, seedCommunity, viewThroughApi } from './support/backup-data';
-import { cutFile, readBackupParts, withoutTable, writeBackupParts } from './support/backup-files';
+import { cutFile, readBackupParts, TABLES_ADDED_LATER, withoutTable, writeBackupParts } from './support/backup-files';
 import { recordEvent } from './support/events';
 import { runCli } from './support/run-cli';
 import { TestApp } from './support/test-app';
@@ -219,10 +219,12 @@ describe(`restore from a backup (e2e, ${testDatabaseKind})`, () => {
 
   it('a backup from an earlier release (a migration behind) loads at its own schema level and is migrated after', async () => {
     const parts = readBackupParts(file);
-    // Of the two newest migrations one corrected name keys and one made the console_sessions
-    // table: a backup taken before them lacks both, and the table.
-    const older = withoutTable(parts, 'console_sessions');
-    expect(older.manifest.migrations.splice(-2)).toEqual(['ConsoleSessions1764100100000', 'CityNameKeySharpS1764200000000']);
+    // Of the two migrations this release began with one made the console_sessions table and one
+    // corrected name keys: a backup taken before them lacks both, the table, and every later
+    // feature's migrations and tables.
+    const older = [...TABLES_ADDED_LATER, 'console_sessions'].reduce((backup, table) => withoutTable(backup, table), parts);
+    const removed = older.manifest.migrations.splice(older.manifest.migrations.indexOf('ConsoleSessions1764100100000'));
+    expect(removed.slice(0, 2)).toEqual(['ConsoleSessions1764100100000', 'CityNameKeySharpS1764200000000']);
     older.manifest.lastMigration = older.manifest.migrations.at(-1)!;
     const path = join(dir, 'older.backup');
     writeBackupParts(path, older, { recount: true });
