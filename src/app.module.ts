@@ -21,8 +21,12 @@ import { PlayerNameLookup } from './events/player-name-lookup';
 import { HealthModule } from './health/health.module';
 import { MapsModule } from './maps/maps.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { MiniGamesModule } from './mini-games/mini-games.module';
+import { PlayTimeModule } from './play-time/play-time.module';
 import { PlayersModule } from './players/players.module';
+import { PlayersSiteModule } from './players-site/players-site.module';
 import { PlayersRepository } from './players/players.repository';
+import { PunishmentsModule } from './punishments/punishments.module';
 import { SecurityModule } from './security/security.module';
 import { UserKeysModule } from './user-keys/user-keys.module';
 import { UsersModule } from './users/users.module';
@@ -59,9 +63,13 @@ export class AppModule {
         CitiesModule,
         MapsModule,
         UsersModule,
+        PlayTimeModule,
         BanlistSyncModule,
+        PlayersSiteModule,
         HealthModule,
         ConsoleModule,
+        PunishmentsModule,
+        MiniGamesModule,
         ChatAccountsModule,
       ],
       providers: [

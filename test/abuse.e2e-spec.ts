@@ -338,6 +338,14 @@ describe('abuse: numeric and time fields at their edges (e2e)', () => {
     return { usertoken: clubToken, recaptcha: 'pass', cityName: `Edge ${sequence} ${Math.random().toString(36).slice(2, 6)}`, cityNameKana: `へり${kana}`, corners: square(sequence * 100, 5_000_000), count: 100, ...overrides };
   };
   const json = (method: string, path: string, body: unknown) => app.request(method, path, { body, headers });
+  const punishment = (issuedAt: unknown) => {
+    sequence += 1;
+    return { id: `edge-${sequence}`, kind: 'jail', uuid: UUID, mcid: 'Notch', reason: 'edge', issuedBy: 'CONSOLE', issuedAt };
+  };
+  const periodmatch = (overrides: Record<string, unknown>) => {
+    sequence += 1;
+    return { id: `edge-${sequence}`, uuid: UUID, mcid: 'Notch', success: 1, failure: 0, matchTime: 10, realMatchTime: 10, calcMatchTime: 10_000, startTime: AT, endTime: AT, ...overrides };
+  };
   const query = (path: string, name: string, base: Record<string, string> = {}) => (value: unknown) =>
     app.request('GET', `${path}?${new URLSearchParams({ ...base, [name]: String(value) }).toString()}`, { headers });
   const inPath = (method: string, template: string) => (value: unknown) => app.request(method, template.replace('{}', encodeURIComponent(String(value))), { headers });
@@ -387,6 +395,24 @@ describe('abuse: numeric and time fields at their edges (e2e)', () => {
     { name: 'GET /webhooks/{id}/deliveries id', kind: 'text', send: inPath('GET', '/webhooks/{}/deliveries') },
     { name: 'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver id', kind: 'text', send: inPath('POST', `/webhooks/{}/deliveries/${DELIVERY}/redeliver`) },
     { name: 'GET /users/banlist/ban/{banId} banId', kind: 'text', send: inPath('GET', '/users/banlist/ban/{}') },
+    { name: 'POST /game-server/punishments punishments[].issuedAt', kind: 'time', send: (value) => json('POST', '/game-server/punishments', { punishments: [punishment(value)] }) },
+    { name: 'POST /game-server/punishments/lifts lifts[].punishmentId', kind: 'integer', send: (value) => json('POST', '/game-server/punishments/lifts', { lifts: [{ kind: 'jail', punishmentId: value, liftedAt: AT }] }) },
+    {
+      name: 'POST /game-server/punishments/lifts lifts[].liftedAt',
+      kind: 'time',
+      // A fresh punishment per value, so that each accepted time reaches the database.
+      send: async (value) => {
+        const issued = punishment(AT);
+        expect((await json('POST', '/game-server/punishments', { punishments: [issued] })).status).toBe(200);
+        return json('POST', '/game-server/punishments/lifts', { lifts: [{ kind: 'jail', id: issued.id, liftedAt: value }] });
+      },
+    },
+    ...(['success', 'failure', 'matchTime', 'realMatchTime', 'calcMatchTime'] as const).map(
+      (name): Field => ({ name: `POST /game-server/mini-games/periodmatch results[].${name}`, kind: 'integer', send: (value) => json('POST', '/game-server/mini-games/periodmatch', { results: [periodmatch({ [name]: value })] }) }),
+    ),
+    ...(['startTime', 'endTime'] as const).map(
+      (name): Field => ({ name: `POST /game-server/mini-games/periodmatch results[].${name}`, kind: 'time', send: (value) => json('POST', '/game-server/mini-games/periodmatch', { results: [periodmatch({ [name]: value })] }) }),
+    ),
   ];
 
   function valuesOf(field: Field): unknown[] {

@@ -20,7 +20,9 @@ import { EventsRepository } from '../src/events/events.repository';
 import { WebhookDeliveriesRepository } from '../src/events/webhook-deliveries.repository';
 import { WebhooksRepository } from '../src/events/webhooks.repository';
 import { OriginalImportRepository } from '../src/original-import/original-import.repository';
+import { MiniGamesRepository } from '../src/mini-games/mini-games.repository';
 import { PlayersRepository } from '../src/players/players.repository';
+import { PunishmentsRepository, type NewPunishment } from '../src/punishments/punishments.repository';
 import { UserKeysRepository } from '../src/user-keys/user-keys.repository';
 import { AchievementsRepository } from '../src/users/achievements.repository';
 import { LoginsRepository } from '../src/users/logins.repository';
@@ -173,6 +175,12 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     };
   }
 
+  /** A punishment of a fresh player, not stored yet. */
+  function newPunishment(): NewPunishment {
+    const player = newPlayer();
+    return { kind: 'jail', sourceId: unique('p'), uuid: player.uuid, mcid: player.mcid, reason: 'walk', testment: null, issuedBy: 'CONSOLE', issuedAt: new Date(), active: true, liftedAt: null };
+  }
+
   /** A player `/users` finds (a login now), not owning a city. */
   async function seedSeenPlayer(): Promise<{ uuid: string; mcid: string }> {
     const player = newPlayer();
@@ -266,6 +274,8 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     ChatAccountsRepository: ['getLinksForUpdate', 'getAccount', 'getLatestSecondAccount', 'getLinks'],
     AchievementsRepository: ['getDefinedIds', 'getUnlocked', 'count'],
     LoginsRepository: ['getFirstLoginSince'],
+    PunishmentsRepository: ['listForPlayer', 'hasAnyForPlayer', 'getBySourceIn', 'getByIdIn'],
+    MiniGamesRepository: ['recentForPlayer'],
   };
 
   /** Private steps of a public write, covered by the cases of the methods that call them. */
@@ -273,6 +283,7 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     EventsRepository: ['nextEventId'],
     WebhooksRepository: ['time'],
     PlayersRepository: ['changingNames', 'insertSummaries'],
+    PunishmentsRepository: ['values'],
   };
 
   const WRITES: Record<string, Record<string, WriteCase[]>> = {
@@ -671,6 +682,58 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
             expect(await repo(AchievementsRepository).getUnlocked(player.uuid)).toEqual([]);
             expect(await write((tx) => repo(AchievementsRepository).insertUnlocks(tx, [{ uuid: player.uuid, achievementId: id, unlockedAt: new Date() }], new Date()))).toBe(1);
             expect(await repo(AchievementsRepository).getUnlocked(player.uuid)).toEqual([expect.objectContaining({ id })]);
+          },
+        },
+      ],
+    },
+    PunishmentsRepository: {
+      insertOne: [
+        {
+          tables: ['punishments'],
+          bumps: [],
+          async run(write) {
+            const punishment = newPunishment();
+            expect(await repo(PunishmentsRepository).hasAnyForPlayer(punishment.uuid)).toBe(false);
+            const id = await write((tx) => repo(PunishmentsRepository).insertOne(tx, 'game-server', punishment));
+            expect(await repo(PunishmentsRepository).listForPlayer(punishment.uuid)).toEqual([expect.objectContaining({ id, kind: 'jail', active: true })]);
+          },
+        },
+      ],
+      insertMany: [
+        {
+          tables: ['punishments'],
+          bumps: [],
+          async run(write) {
+            const punishment = newPunishment();
+            expect(await write((tx) => repo(PunishmentsRepository).insertMany(tx, 'original', [punishment, { ...punishment, sourceId: unique('p') }]))).toBe(2);
+            expect(await repo(PunishmentsRepository).listForPlayer(punishment.uuid)).toHaveLength(2);
+          },
+        },
+      ],
+      lift: [
+        {
+          tables: ['punishments'],
+          bumps: [],
+          async run(write) {
+            const punishment = newPunishment();
+            const id = (await read((tx) => repo(PunishmentsRepository).insertOne(tx, 'game-server', punishment)))!;
+            expect(await write((tx) => repo(PunishmentsRepository).lift(tx, id, new Date()))).toBe(true);
+            expect(await repo(PunishmentsRepository).listForPlayer(punishment.uuid)).toEqual([expect.objectContaining({ id, active: false })]);
+          },
+        },
+      ],
+    },
+    MiniGamesRepository: {
+      insertMany: [
+        {
+          tables: ['minigame_results'],
+          bumps: [],
+          async run(write) {
+            const player = newPlayer();
+            const result = { sourceId: unique('pm'), uuid: player.uuid, mcid: player.mcid, success: 1, failure: 0, matchTime: 10, realMatchTime: 10, calcMatchTime: 10_000, status: true, score: 0.0001, startTime: new Date(), endTime: new Date() };
+            expect(await repo(MiniGamesRepository).recentForPlayer(player.uuid, 50)).toEqual([]);
+            expect(await write((tx) => repo(MiniGamesRepository).insertMany(tx, 'game-server', [result]))).toBe(1);
+            expect(await repo(MiniGamesRepository).recentForPlayer(player.uuid, 50)).toEqual([expect.objectContaining({ success: 1, matchTime: 10 })]);
           },
         },
       ],

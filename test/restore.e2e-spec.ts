@@ -3,8 +3,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { SCHEMA_TABLES } from '../src/backup/backup-tables';
 import { liveFingerprint, relatedDatabases, seedCommunity, viewThroughApi } from './support/backup-data';
-import { cutFile, readBackupParts, TABLES_ADDED_LATER, withoutTable, writeBackupParts } from './support/backup-files';
+import { cutFile, readBackupParts, withoutTable, writeBackupParts } from './support/backup-files';
 import { recordEvent } from './support/events';
 import { runCli } from './support/run-cli';
 import { TestApp } from './support/test-app';
@@ -219,12 +220,15 @@ describe(`restore from a backup (e2e, ${testDatabaseKind})`, () => {
 
   it('a backup from an earlier release (a migration behind) loads at its own schema level and is migrated after', async () => {
     const parts = readBackupParts(file);
-    // Of the two migrations this release began with one made the console_sessions table and one
-    // corrected name keys: a backup taken before them lacks both, the table, and every later
-    // feature's migrations and tables.
-    const older = [...TABLES_ADDED_LATER, 'console_sessions'].reduce((backup, table) => withoutTable(backup, table), parts);
-    const removed = older.manifest.migrations.splice(older.manifest.migrations.indexOf('ConsoleSessions1764100100000'));
-    expect(removed.slice(0, 2)).toEqual(['ConsoleSessions1764100100000', 'CityNameKeySharpS1764200000000']);
+    // A backup taken before ConsoleSessions1764100100000 (the console_sessions table) lacks that
+    // migration, the name-key correction after it, and every later migration with its tables
+    // (listed after original_import_links in SCHEMA_TABLES).
+    let older = withoutTable(parts, 'console_sessions');
+    for (const table of SCHEMA_TABLES.slice(SCHEMA_TABLES.indexOf('original_import_links') + 1)) {
+      older = withoutTable(older, table);
+    }
+    const level = older.manifest.migrations.indexOf('ConsoleSessions1764100100000');
+    expect(older.manifest.migrations.splice(level).slice(0, 2)).toEqual(['ConsoleSessions1764100100000', 'CityNameKeySharpS1764200000000']);
     older.manifest.lastMigration = older.manifest.migrations.at(-1)!;
     const path = join(dir, 'older.backup');
     writeBackupParts(path, older, { recount: true });

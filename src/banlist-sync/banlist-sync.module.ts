@@ -26,6 +26,6 @@ import { SyncLeaseService } from './sync-lease.service';
   imports: [TypeOrmModule.forFeature([BanlistPlayer, BanlistBan, BanlistSyncRun, SyncLease]), EventsModule, TelemetryModule],
   controllers: [BanlistController],
   providers: [BanlistRepository, SyncRunsRepository, SyncLeasesRepository, BanlistClient, BanlistStore, SyncLeaseService, BanlistSyncService, BanlistSyncStatusService, BanlistLookupService, banlistSyncJobProvider],
-  exports: [BanlistSyncService, BanlistSyncStatusService],
+  exports: [BanlistSyncService, BanlistSyncStatusService, BanlistLookupService],
 })
 export class BanlistSyncModule {}

@@ -32,8 +32,16 @@ export class CaptchaService implements OnModuleInit {
     }
   }
 
-  /** Resolves when the token is accepted; throws 400 captcha_failed or 503 otherwise. */
-  async verify(token: string, remoteIp: string | undefined): Promise<void> {
+  /** False when RECAPTCHA_SECRET is unset: every token is then accepted without a check. */
+  get enabled(): boolean {
+    return Boolean(this.config.RECAPTCHA_SECRET);
+  }
+
+  /**
+   * Resolves when the token is accepted; throws 400 captcha_failed or 503 otherwise.
+   * `alsoAllowAction`: an action accepted besides RECAPTCHA_ACTIONS (the public sites solve theirs as `login`).
+   */
+  async verify(token: string, remoteIp: string | undefined, options: { alsoAllowAction?: string } = {}): Promise<void> {
     const secret = this.config.RECAPTCHA_SECRET;
     if (!secret) {
       return;
@@ -81,7 +89,7 @@ export class CaptchaService implements OnModuleInit {
       throw ApiError.captchaFailed('captcha.wrongHostname');
     }
     const actions = this.config.recaptchaActions;
-    if (actions && !(typeof answer.action === 'string' && actions.includes(answer.action))) {
+    if (actions && !(typeof answer.action === 'string' && (actions.includes(answer.action) || answer.action === options.alsoAllowAction))) {
       throw ApiError.captchaFailed('captcha.wrongAction');
     }
   }

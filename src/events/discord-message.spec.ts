@@ -31,6 +31,24 @@ describe('discordMessage', () => {
     expect(rejected.embeds[0].fields).toContainEqual({ name: '理由', value: 'No', inline: false });
   });
 
+  it('tells of a punishment issued and lifted, by game id, without mentioning anyone', () => {
+    const punishment = { id: 9, kind: 'chatjail', uuid: requester.uuid, mcid: 'Notch', reason: 'spam **x**', testment: null, active: true, issuedBy: 'CONSOLE', issuedAt: 'now', liftedAt: null };
+    const issued = discordMessage({ id: 8, type: 'punishment.issued', at: 'now', data: { punishment } }, names);
+    expect(issued.content).toBe('Notch に ChatJail（発言禁止） が科されました。');
+    expect(issued.embeds[0].title).toBe('処罰（ChatJail（発言禁止））が記録されました');
+    expect(issued.embeds[0].fields).toEqual(
+      expect.arrayContaining([
+        { name: '理由', value: 'spam \\*\\*x\\*\\*', inline: false },
+        { name: '実行者', value: 'CONSOLE', inline: true },
+        { name: '処罰 ID', value: '#9', inline: true },
+      ]),
+    );
+    expect(issued.allowed_mentions).toEqual({ parse: [], users: [] });
+    const lifted = discordMessage({ id: 10, type: 'punishment.lifted', at: 'now', data: { punishment: { ...punishment, active: false, kind: 'vban' } } }, names);
+    expect(lifted.content).toBe('Notch の VBan（BAN） が解除されました。');
+    expect(playersOf({ punishment })).toEqual([requester.uuid]);
+  });
+
   it('escapes markdown in names, never pings others and stays within Discord limits', () => {
     const body = discordMessage({ id: 6, type: 'city.deleted', at: 'now', data: { request: null, city: { id: 1, name: `@everyone **${'x'.repeat(3000)}**` } } }, new Map());
     expect(body.content.length).toBeLessThanOrEqual(2000);

@@ -40,6 +40,17 @@ interface CityData {
   owner?: { uuid?: string; mcid?: string | null; chatid?: string | null };
 }
 
+interface PunishmentData {
+  id?: number;
+  kind?: string;
+  uuid?: string;
+  mcid?: string | null;
+  reason?: string;
+  issuedBy?: string;
+}
+
+const PUNISHMENT_JA: Record<string, string> = { jail: 'Jail（投獄）', chatjail: 'ChatJail（発言禁止）', eban: 'EBan（区域 BAN）', vban: 'VBan（BAN）' };
+
 const TYPE_JA: Record<string, string> = { create: '新規登録', region: '区域変更', update: '情報変更' };
 const COLORS = { created: 0x3498db, approved: 0x2ecc71, rejected: 0xe74c3c, changed: 0xf1c40f, deleted: 0x95a5a6, info: 0x7f8c8d };
 const WITHDRAWN = 'withdrawn';
@@ -109,7 +120,7 @@ export function deciderLabel(decidedBy: string | null | undefined, names: Readon
 export function playersOf(data: Record<string, unknown>): string[] {
   const request = objectOf<RequestData>(data.request);
   const city = objectOf<CityData>(data.city);
-  const uuids = [request?.requester?.uuid, city?.owner?.uuid];
+  const uuids = [request?.requester?.uuid, city?.owner?.uuid, objectOf<PunishmentData>(data.punishment)?.uuid];
   const decidedBy = request?.decidedBy ?? '';
   for (const prefix of ['club:', 'player:']) {
     if (decidedBy.startsWith(prefix)) {
@@ -125,6 +136,7 @@ export function discordMessage(
 ): DiscordBody {
   const request = objectOf<RequestData>(event.data.request);
   const city = objectOf<CityData>(event.data.city);
+  const punishment = objectOf<PunishmentData>(event.data.punishment);
   const cityName = city?.name ?? request?.city?.name ?? request?.changes?.cityName ?? (request ? `自治体 #${request.id ?? '?'}` : '不明な自治体');
   const requesterUuid = request?.requester?.uuid;
   const requester = requesterUuid ? playerLabel(requesterUuid, names, request?.requester?.mcid) : null;
@@ -178,6 +190,17 @@ export function discordMessage(
       color = COLORS.info;
       break;
     }
+    case 'punishment.issued':
+    case 'punishment.lifted': {
+      const issued = event.type === 'punishment.issued';
+      const kind = punishment?.kind ? PUNISHMENT_JA[punishment.kind] ?? escapeMarkdown(punishment.kind) : '処罰';
+      // The line names the player by game id only: a punishment never mentions anyone.
+      const player = escapeMarkdown(punishment?.mcid ?? names.get(punishment?.uuid ?? '')?.mcid ?? punishment?.uuid ?? '不明');
+      title = issued ? `処罰（${kind}）が記録されました` : `処罰（${kind}）が解除されました`;
+      content = issued ? `${player} に ${kind} が科されました。` : `${player} の ${kind} が解除されました。`;
+      color = issued ? COLORS.rejected : COLORS.approved;
+      break;
+    }
     default:
       title = 'テスト通知';
       content = 'Webhook のテスト通知です。この通知が届いていれば設定は正しく動作しています。';
@@ -200,6 +223,13 @@ export function discordMessage(
     const withdrawn = request?.rejectReason === WITHDRAWN;
     add('判断者', (event.type === 'city.request.created' && request?.status !== 'approved') || withdrawn ? null : decider);
     add('理由', reason === null ? null : escapeMarkdown(reason), false);
+  }
+  if (event.type.startsWith('punishment.')) {
+    add('プレイヤー', punishment?.uuid ? `${escapeMarkdown(punishment.mcid ?? '?')} (${escapeMarkdown(punishment.uuid)})` : null);
+    add('種類', punishment?.kind ? PUNISHMENT_JA[punishment.kind] ?? escapeMarkdown(punishment.kind) : null);
+    add('処罰 ID', punishment?.id === undefined ? null : `#${punishment.id}`);
+    add('実行者', punishment?.issuedBy ? escapeMarkdown(punishment.issuedBy) : null);
+    add('理由', punishment?.reason ? escapeMarkdown(punishment.reason) : null, false);
   }
   return {
     content: clip(content, 2000),

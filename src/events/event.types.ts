@@ -7,6 +7,8 @@ export const EVENT_TYPES = [
   'city.changed',
   'city.deleted',
   'banlist.sync.finished',
+  'punishment.issued',
+  'punishment.lifted',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -24,4 +26,23 @@ export interface EventView {
 
 export function subscribes(subscription: readonly string[], type: string): boolean {
   return subscription.includes('*') || subscription.includes(type);
+}
+
+/**
+ * `data.punishment` of `punishment.issued` and `punishment.lifted`: the punishment after the change.
+ * Defined here, recorded by the punishments feature (the outbox knows no feature).
+ */
+export interface PunishmentEventData {
+  punishment: {
+    id: number;
+    kind: 'jail' | 'chatjail' | 'eban' | 'vban';
+    uuid: string;
+    mcid: string;
+    reason: string;
+    testment: string | null;
+    active: boolean;
+    issuedBy: string;
+    issuedAt: string;
+    liftedAt: string | null;
+  };
 }

@@ -42,6 +42,11 @@ const LOGGED_IN_SQL: Record<PlayerIdentifier['kind'], string> = {
   mcid: `${PLAYER} WHERE mcid_key = ? AND last_login >= ? ORDER BY last_login DESC LIMIT 1`,
 };
 const CHAT_HOLDER_SQL = 'SELECT uuid FROM players WHERE chatid = ?';
+const BY_CHATID_SQL = `${PLAYER} WHERE chatid = ?`;
+// Game ids are [A-Za-z0-9_] and their keys lower case: every key starting with p lies in [p, p + '~').
+const BY_MCID_PREFIX_SQL = 'SELECT mcid FROM players WHERE mcid_key >= ? AND mcid_key < ? AND last_login IS NOT NULL ORDER BY last_login DESC, uuid LIMIT ?';
+// IDX_players_last_login: the first rows of the index, no sort.
+const RECENTLY_SEEN_SQL = 'SELECT uuid, mcid, last_login AS lastLogin FROM players WHERE last_login IS NOT NULL ORDER BY last_login DESC, uuid DESC LIMIT ?';
 
 /** Rows per upsert statement: 7 parameters each stays far below SQLite's and MySQL's placeholder limits. */
 const UPSERT_CHUNK = 500;
@@ -100,6 +105,24 @@ export class PlayersRepository {
   /** Of every player whose latest name is `mcidKey` (lower case), the one seen last. */
   async getByMcid(mcidKey: string): Promise<PlayerRecord | null> {
     return toPlayer(await this.reader.one<PlayerRow>(BY_MCID_SQL, [mcidKey]));
+  }
+
+  /** The player whose active chat link is `chatid`. */
+  async getByChatid(chatid: string): Promise<PlayerRecord | null> {
+    return toPlayer(await this.reader.one<PlayerRow>(BY_CHATID_SQL, [chatid]));
+  }
+
+  /** Current game ids starting with `prefix` (any case), of players who logged in, most recently seen first. */
+  async getMcidsByPrefix(prefix: string, limit: number): Promise<string[]> {
+    const key = prefix.toLowerCase();
+    const rows = await this.reader.all<{ mcid: string }>(BY_MCID_PREFIX_SQL, [key, `${key}~`, limit]);
+    return rows.map((row) => row.mcid);
+  }
+
+  /** The players seen last (their latest login), newest first. */
+  async getRecentlySeen(limit: number): Promise<Array<{ uuid: string; mcid: string | null; lastLogin: Date }>> {
+    const rows = await this.reader.all<{ uuid: string; mcid: string | null; lastLogin: DbTime }>(RECENTLY_SEEN_SQL, [limit]);
+    return rows.map((row) => ({ uuid: row.uuid, mcid: row.mcid, lastLogin: dateOf(row.lastLogin) }));
   }
 
   /** A player seen at or after `since`, by uuid, chat id or game id (lower case). */

@@ -67,7 +67,7 @@ function corsOptions(origins: string[]): FastifyCorsOptions {
     // An origin outside the list gets no CORS headers at all (and its preflight a 404).
     origin: (origin, callback) => callback(null, origin !== undefined && (any || allowed.has(origin)) ? origin : false),
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE'],
-    allowedHeaders: ['Content-Type', 'Authorization', 'X-API-Key', 'X-Request-Id'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'X-API-Key', 'X-Request-Id', 'X-reCAPTCHA-Token'],
     exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
     // Cross-origin callers send credentials as parameters or headers; the console's session cookie is same-origin only.
     credentials: false,

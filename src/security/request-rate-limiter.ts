@@ -1,5 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CaptchaService } from '../captcha/captcha.service';
+import { overLimitCaptchaToken } from '../common/http/answer-style';
 import { Telemetry } from '../common/telemetry/telemetry';
 import { AppConfig } from '../config/app-config';
 import { createCounter, toLimitState } from './limiter-factory';
@@ -23,6 +25,7 @@ export class RequestRateLimiter {
     config: AppConfig,
     redis: RedisConnection,
     private readonly telemetry: Telemetry,
+    private readonly captcha: CaptchaService,
   ) {
     this.enabled = config.RATE_LIMIT_ENABLED;
     this.counter = this.enabled ? createCounter(RATE_LIMITS.perIp, redis) : undefined;
@@ -42,9 +45,31 @@ export class RequestRateLimiter {
       return;
     }
     if (!state.allowed) {
+      if (await this.captchaLetsThrough(request)) {
+        return;
+      }
       this.telemetry.rateLimitRefusal('requests');
       throw rateLimited('limits.tooManyRequests', toLimitState(RATE_LIMITS.perIp, state));
     }
     void reply.headers(rateLimitHeaders(toLimitState(RATE_LIMITS.perIp, state)));
+  }
+
+  /**
+   * The public sites' reads (docs/players-site.md, "Limits and CAPTCHA"): over the limit, a token
+   * that verifies (action `login` allowed) lets the request through. Tokens are verified only
+   * here, never on an ordinary read; with CAPTCHA off there is nothing to verify, so none does.
+   */
+  private async captchaLetsThrough(request: FastifyRequest): Promise<boolean> {
+    const token = overLimitCaptchaToken(request);
+    if (token === undefined || !this.captcha.enabled) {
+      return false;
+    }
+    try {
+      await this.captcha.verify(token, request.ip, { alsoAllowAction: 'login' });
+      return true;
+    } catch {
+      // A token that fails, or a provider that cannot answer: the ordinary refusal.
+      return false;
+    }
   }
 }

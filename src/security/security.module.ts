@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CaptchaModule } from '../captcha/captcha.module';
 import { TelemetryModule } from '../common/telemetry/telemetry.module';
 import { BruteForceLimiter } from './brute-force.limiter';
 import { RedisConnection } from './redis-connection';
@@ -10,7 +11,7 @@ import { RequestRateLimiter } from './request-rate-limiter';
  * http-security.ts.
  */
 @Module({
-  imports: [TelemetryModule],
+  imports: [TelemetryModule, CaptchaModule],
   providers: [RedisConnection, RequestRateLimiter, BruteForceLimiter],
   exports: [RequestRateLimiter, BruteForceLimiter],
 })

@@ -20,6 +20,6 @@ import { UsersService } from './users.service';
   imports: [TypeOrmModule.forFeature([LoginRecord, Achievement, AchievementUnlock]), PlayersModule],
   controllers: [UsersController, GameServerPlayersController, GameServerAchievementsController],
   providers: [AchievementsRepository, LoginsRepository, UsersService, LoginsService, LoginImportService, ChatLinksService, AchievementsService],
-  exports: [UsersService, LoginsService, LoginImportService, AchievementsRepository],
+  exports: [UsersService, LoginsService, LoginImportService, AchievementsRepository, LoginsRepository],
 })
 export class UsersModule {}

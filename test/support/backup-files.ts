@@ -1,7 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { BackupManifest, TableDigest } from '../../src/backup/backup-format';
-import { SCHEMA_TABLES } from '../../src/backup/backup-tables';
 
 /** A backup file's manifest and body lines, to make damaged or foreign variants of it. */
 export interface BackupParts {
@@ -61,10 +60,3 @@ export function cutFile(from: string, to: string, fraction: number): void {
   const bytes = readFileSync(from);
   writeFileSync(to, bytes.subarray(0, Math.floor(bytes.length * fraction)));
 }
-
-/**
- * The tables of the migrations after CityNameKeySharpS1764200000000 (the features added since:
- * every table named after `original_import_links` in SCHEMA_TABLES, where a new table is
- * appended), which a copy taken before those migrations does not have either.
- */
-export const TABLES_ADDED_LATER: readonly string[] = SCHEMA_TABLES.slice(SCHEMA_TABLES.indexOf('original_import_links') + 1);

@@ -5,7 +5,8 @@ import { BuildInfo } from '../build-info';
 import { RouteTable } from '../http/route-table';
 import { Telemetry } from '../telemetry/telemetry';
 import { ApiError } from './api-error';
-import { toErrorResponse } from './error-response';
+import { answerStyleOf } from '../http/answer-style';
+import { inAnswerStyle, toErrorResponse } from './error-response';
 import { msg } from './messages';
 
 /** The single exception filter: every error leaves in the error envelope. */
@@ -49,7 +50,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
 }
 
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply, version: string, logger: Pick<Logger, 'error'>): void {
-  const response = toErrorResponse(error, version);
+  const response = inAnswerStyle(toErrorResponse(error, version), answerStyleOf(request));
   if (response.isServerFault) {
     logger.error({ msg: 'request failed', err: error, reqId: request.id });
   }

@@ -4,6 +4,7 @@ import { QueueFullError } from '../limits/bounded-semaphore';
 import { ShareExceededError } from '../limits/fair-queue';
 import { ApiError, ErrorCode, ErrorDetail } from './api-error';
 import { type LocalizedText, msg, type PlainMessageKey } from './messages';
+import type { AnswerStyle } from '../http/answer-style';
 
 export interface ErrorBody {
   status: false;
@@ -122,4 +123,36 @@ export function toErrorResponse(error: unknown, version: string): ErrorResponse 
     return build(status, codeFor(status), { ...genericMessage(codeFor(status)), en: english });
   }
   return generic(500);
+}
+
+/** The error text a `bare` route answers with, by status: plain words that never echo the request. */
+const BARE_ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid request.',
+  404: 'User not found.',
+  405: 'Method not allowed.',
+};
+
+/** Characters HTML gives a meaning to: a client may insert the text into its page as HTML. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/**
+ * An error as a route family with its own answer style expects it (src/common/http/answer-style.ts).
+ * `bare`: a client error becomes HTTP 200 `{"error": "<text>"}`; a rate-limit refusal, a 503 and a
+ * server fault keep their status and envelope, so clients and proxies still see them for what they
+ * are. `base-error-text`: the envelope with `error` holding the message.
+ */
+export function inAnswerStyle(response: ErrorResponse, style: AnswerStyle | undefined): ErrorResponse | BareErrorResponse {
+  if (style === 'base-error-text') {
+    return { ...response, body: { ...response.body, error: response.body.message } };
+  }
+  if (style === 'bare' && response.status < 500 && response.status !== 429) {
+    return { ...response, status: 200, body: { error: escapeHtml(BARE_ERROR_TEXT[response.status] ?? 'Request failed.') } };
+  }
+  return response;
+}
+
+export interface BareErrorResponse extends Omit<ErrorResponse, 'body'> {
+  body: { error: string };
 }

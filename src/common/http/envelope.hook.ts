@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { answerStyleOf } from './answer-style';
 
 /** The base response of a success: the only place that spells it. */
 export function successBody(code: number, version: string, fields: object): Record<string, unknown> {
@@ -21,7 +22,7 @@ export function isDocsPath(url: string | undefined): boolean {
  */
 export function registerEnvelope(fastify: FastifyInstance, version: string): void {
   fastify.addHook('preSerialization', (request, reply, payload, done) => {
-    if (reply.statusCode >= 300 || typeof payload !== 'object' || payload === null || Array.isArray(payload) || isDocsPath(request.routeOptions.url)) {
+    if (reply.statusCode >= 300 || typeof payload !== 'object' || payload === null || Array.isArray(payload) || isDocsPath(request.routeOptions.url) || answerStyleOf(request) === 'bare') {
       done(null, payload);
       return;
     }

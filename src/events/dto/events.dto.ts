@@ -32,13 +32,13 @@ export class EventDoc {
   @ApiProperty({ example: 42 })
   id: number;
 
-  @ApiProperty({ enum: ['city.request.created', 'city.request.approved', 'city.request.rejected', 'city.changed', 'city.deleted', 'banlist.sync.finished'] })
+  @ApiProperty({ enum: ['city.request.created', 'city.request.approved', 'city.request.rejected', 'city.changed', 'city.deleted', 'banlist.sync.finished', 'punishment.issued', 'punishment.lifted'] })
   type: string;
 
   @ApiProperty({ example: '2026-11-22T03:04:05.000Z' })
   at: string;
 
-  @ApiProperty({ type: 'object', additionalProperties: true, description: '{request, city} for city events, {summary} for banlist.sync.finished.' })
+  @ApiProperty({ type: 'object', additionalProperties: true, description: '{request, city} for city events, {summary} for banlist.sync.finished, {punishment} for punishment events. Ignore types you do not know: new ones are added.' })
   data: Record<string, unknown>;
 }
 

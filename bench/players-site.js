@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// The players site's reads at the size of a real community (docs/players-site.md, "Speed").
+//   npm run build && node bench/players-site.js [--target sqlite|mysql] [--players 50000]
+//     [--sessions 1000000] [--logins 1000000] [--duration 5] [--connections 10]
+// Builds a database of its own (a temporary SQLite file, or a MariaDB database `bench_site_<pid>`
+// dropped at the end; never the configured one): logins through `import:logins`, the rest through
+// the game-server and chat-bot routes, as a live server receives them. Then, for each route the
+// site's player page calls, 10 connections read it for `duration` seconds over many players
+// (autocannon in a process of its own: bench/load.js), and one JSON object gives each route's
+// rate and p50/p99 in ms.
+'use strict';
+
+const { execFileSync, fork, spawn } = require('node:child_process');
+const { mkdtempSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { createConnection } = require('mysql2/promise');
+const { arg } = require('./import-load');
+
+const ROOT = join(__dirname, '..');
+const target = arg('target', 'sqlite');
+const players = Number(arg('players', '50000'));
+const sessions = Number(arg('sessions', '1000000'));
+const logins = Number(arg('logins', '1000000'));
+const duration = Number(arg('duration', '5'));
+const connections = Number(arg('connections', '10'));
+const ADMIN_URL = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+const port = 3900 + Math.floor(Math.random() * 90);
+const base = `http://127.0.0.1:${port}`;
+const dir = mkdtempSync(join(tmpdir(), 'players-site-bench-'));
+const mysqlDatabase = `bench_site_${process.pid}`;
+const DAY = 86_400_000;
+/** The newest data: "now" for the heatmap's last 366 days. */
+const NOW = Date.now();
+
+function uuidOf(index) {
+  return `00000000-0000-4000-8000-${index.toString(16).padStart(12, '0')}`;
+}
+
+let seed = 7;
+function random() {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed / 2147483648;
+}
+
+function cli(env, ...args) {
+  return execFileSync(process.execPath, [join(ROOT, 'scripts', 'cli.js'), ...args], { env, maxBuffer: 64 * 1024 * 1024 }).toString();
+}
+
+async function post(path, key, body) {
+  const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
+  if (response.status !== 200) {
+    throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  }
+}
+
+/** Sends `count` items made by `make(i)` in batches of 1000, four batches at a time. */
+async function sendBatches(path, key, field, count, make, extra = {}) {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const from = next;
+      next = Math.min(count, next + 1000);
+      const items = [];
+      for (let i = from; i < next; i += 1) {
+        items.push(make(i));
+      }
+      await post(path, key, { ...extra, [field]: items });
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+}
+
+async function seed_(key, botKey) {
+  const started = Date.now();
+  // Sessions over the last 400 days, 5 minutes to 3 hours each; every player has some.
+  await sendBatches('/game-server/sessions', key, 'sessions', sessions, (i) => {
+    const player = i % players;
+    const start = NOW - 400 * DAY + Math.floor(random() * 399 * DAY);
+    const seconds = 300 + Math.floor(random() * 3 * 3600);
+    return { id: `bench-${i}`, uuid: uuidOf(player), mcid: `player_${player}`, startedAt: new Date(start).toISOString(), endedAt: new Date(start + seconds * 1000).toISOString() };
+  });
+  const sessionsDone = Date.now();
+  await sendBatches('/game-server/away-time', key, 'reports', players, (i) => ({ id: `afk-${i}`, uuid: uuidOf(i), seconds: 60 + (i % 5000), at: new Date(NOW - (i % 300) * DAY).toISOString() }));
+  return { sessionsSeconds: Math.round((sessionsDone - started) / 100) / 10, restSeconds: Math.round((Date.now() - sessionsDone) / 100) / 10 };
+}
+
+function measure(generator, paths) {
+  return new Promise((resolve, reject) => {
+    const id = Math.random();
+    generator.once('message', (message) => (message.error ? reject(new Error(message.error)) : resolve(message.result)));
+    generator.send({ id, url: base, paths, connections, duration });
+  });
+}
+
+async function main() {
+  let databaseUrl = `sqlite:${join(dir, 'site.sqlite')}`;
+  if (target === 'mysql') {
+    const admin = await createConnection(ADMIN_URL);
+    await admin.query(`CREATE DATABASE \`${mysqlDatabase}\` CHARACTER SET utf8mb4`);
+    await admin.end();
+    databaseUrl = `${ADMIN_URL}/${mysqlDatabase}`;
+  }
+  const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false', APP_VERSION: 'bench', NODE_ENV: 'development', ENV_FILE: '' };
+  const loginFile = join(dir, 'logins.csv');
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'generate-logins.js'), '--rows', String(logins), '--players', String(players), '--out', loginFile], { stdio: 'ignore' });
+  const importStarted = Date.now();
+  cli(env, 'import:logins', '--file', loginFile, '--json');
+  const importSeconds = Math.round((Date.now() - importStarted) / 100) / 10;
+  const key = JSON.parse(cli(env, 'apikey:create', '--name', 'bench', '--scope', 'game-server', '--json')).key;
+  const botKey = JSON.parse(cli(env, 'apikey:create', '--name', 'bench-bot', '--scope', 'chat-bot', '--json')).key;
+  const server = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const generator = fork(join(__dirname, 'load.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    for (let tries = 0; ; tries += 1) {
+      if (await fetch(`${base}/health/ready`).then((r) => r.ok, () => false)) {
+        break;
+      }
+      if (tries > 300) {
+        throw new Error('server did not start');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const seeding = await seed_(key, botKey);
+    // 1,000 players picked across the whole range, each path in turn on every connection.
+    const sample = Array.from({ length: 1000 }, (_, i) => uuidOf(Math.floor((i * players) / 1000)));
+    const routes = {
+      'v2/users/{id}': sample.map((uuid) => `/v2/users/${uuid}`),
+      'search/prefix': sample.map((_, i) => `/v2/users/search/prefix?mcid=player_${i % 100}`),
+      'recentLogin': ['/v2/users/recentLogin'],
+      'recentLogin?uuid': sample.map((uuid) => `/v2/users/recentLogin?uuid=${uuid}`),
+      'daily-online': sample.map((uuid) => `/v2/users/daily-online?uuid=${uuid}`),
+      'data': sample.map((uuid) => `/v2/users/data/${uuid}`),
+      'info': sample.map((uuid) => `/v2/users/info/${uuid}`),
+      'discord': sample.map((uuid) => `/v2/users/discord/${uuid}`),
+      'punishment': sample.map((uuid) => `/v2/users/punishment/${uuid}`),
+      'pm_recently': sample.map((uuid) => `/users/pm_recently/${uuid}`),
+      'jsa': sample.map((uuid) => `/v1/users/jsa/${uuid}`),
+    };
+    const results = {};
+    for (const [name, paths] of Object.entries(routes)) {
+      const result = await measure(generator, paths);
+      results[name] = { rps: Math.round(result.rps), p50: result.p50, p99: result.p99, errors: result.errors };
+    }
+    console.log(JSON.stringify({ target, players, sessions, logins, connections, duration, importLoginsSeconds: importSeconds, seeding, results }, null, 2));
+  } finally {
+    generator.kill();
+    server.kill();
+    await new Promise((resolve) => server.on('exit', resolve));
+    rmSync(dir, { recursive: true, force: true });
+    if (target === 'mysql') {
+      const admin = await createConnection(ADMIN_URL);
+      await admin.query(`DROP DATABASE IF EXISTS \`${mysqlDatabase}\``);
+      await admin.end();
+    }
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

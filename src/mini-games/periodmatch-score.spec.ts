@@ -1,0 +1,19 @@
+import { LAST_PLACE_SCORE, periodmatchScore, placesOf } from './periodmatch-score';
+
+describe('periodmatchScore', () => {
+  it('is (s*s/(s+f) - f) / calc_match_time', () => {
+    expect(periodmatchScore(3, 1, 1000)).toBeCloseTo((9 / 4 - 1) / 1000, 12);
+    expect(periodmatchScore(1, 5, 100)).toBeCloseTo((1 / 6 - 5) / 100, 12);
+  });
+
+  it('ranks no attempts and a zero time last, below any negative score', () => {
+    expect(periodmatchScore(0, 0, 1000)).toBe(LAST_PLACE_SCORE);
+    expect(periodmatchScore(5, 0, 0)).toBe(LAST_PLACE_SCORE);
+    expect(periodmatchScore(0, 1000, 0.001)).toBeGreaterThan(LAST_PLACE_SCORE);
+  });
+
+  it('gives equal results one value, so ties share a place', () => {
+    const scores = [periodmatchScore(4, 0, 2000), periodmatchScore(2, 0, 1000), periodmatchScore(1, 3, 1000), periodmatchScore(0, 0, 0), periodmatchScore(0, 0, 5)];
+    expect(placesOf(scores)).toEqual([1, 1, 3, 4, 4]);
+  });
+});

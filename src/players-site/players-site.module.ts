@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { BanlistSyncModule } from '../banlist-sync/banlist-sync.module';
+import { MiniGamesModule } from '../mini-games/mini-games.module';
+import { PlayersModule } from '../players/players.module';
+import { PunishmentsModule } from '../punishments/punishments.module';
+import { UsersModule } from '../users/users.module';
+import { SiteBrandedController } from './site-branded.controller';
+import { SiteBrandedService } from './site-branded.service';
+import { SiteLoginsService } from './site-logins.service';
+import { SitePlayersService } from './site-players.service';
+import { SiteProfileService } from './site-profile.service';
+import { SiteUsersController } from './site-users.controller';
+
+/**
+ * The routes the community's players site calls (docs/players-site.md). It owns no data: each
+ * part of a player's page is read from the feature that keeps it.
+ */
+@Module({
+  imports: [PlayersModule, UsersModule, BanlistSyncModule, PunishmentsModule, MiniGamesModule],
+  controllers: [SiteUsersController, SiteBrandedController],
+  providers: [SitePlayersService, SiteLoginsService, SiteProfileService, SiteBrandedService],
+})
+export class PlayersSiteModule {}

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { countByKind, labelOf, type PunishmentLabel } from './punishment-kinds';
+import { PunishmentsRepository } from './punishments.repository';
+
+export interface PlayerPunishments {
+  counts: { jail: number; chatjail: number; eban: number; vban: number };
+  /** Newest first. */
+  items: Array<{
+    kind: PunishmentLabel;
+    id: number;
+    mcid: string;
+    reason: string;
+    testment: string | null;
+    active: boolean;
+    issuedBy: string;
+    issuedAt: Date;
+    liftedAt: Date | null;
+  }>;
+}
+
+/** What the players site reads of a player's punishments: one range of one index per call. */
+@Injectable()
+export class PunishmentsReader {
+  constructor(private readonly repository: PunishmentsRepository) {}
+
+  /** Every punishment of the player (every kind and state), newest first, and how many of each kind. */
+  async forPlayer(uuid: string): Promise<PlayerPunishments> {
+    const records = await this.repository.listForPlayer(uuid.toLowerCase());
+    return {
+      counts: countByKind(records.map((record) => record.kind)),
+      items: records.map((record) => ({
+        kind: labelOf(record.kind),
+        id: record.id,
+        mcid: record.mcid,
+        reason: record.reason,
+        testment: record.testment,
+        active: record.active,
+        issuedBy: record.issuedBy,
+        issuedAt: record.issuedAt,
+        liftedAt: record.liftedAt,
+      })),
+    };
+  }
+
+  /** True when the player has any punishment (a player known only by one is still a known player). */
+  hasAny(uuid: string): Promise<boolean> {
+    return this.repository.hasAnyForPlayer(uuid.toLowerCase());
+  }
+}

@@ -1,0 +1,150 @@
+import { Injectable } from '@nestjs/common';
+import { chunks } from '../database/chunks';
+import { SqlReader } from '../database/sql-reader';
+import { dateOf, type DbTime } from '../database/transformers';
+import type { Transaction } from '../database/transaction';
+import type { PunishmentKind } from './punishment-kinds';
+
+/** Who reported a punishment: the game server's route, or the original database's import. */
+export type PunishmentOrigin = 'game-server' | 'original';
+
+/** A punishment as it is stored, for every writer. */
+export interface NewPunishment {
+  kind: PunishmentKind;
+  sourceId: string;
+  uuid: string;
+  mcid: string;
+  reason: string;
+  testment: string | null;
+  issuedBy: string;
+  issuedAt: Date;
+  active: boolean;
+  liftedAt: Date | null;
+}
+
+/** The one view of a stored punishment. */
+export interface PunishmentRecord {
+  id: number;
+  kind: PunishmentKind;
+  uuid: string;
+  mcid: string;
+  reason: string;
+  testment: string | null;
+  active: boolean;
+  issuedBy: string;
+  issuedAt: Date;
+  liftedAt: Date | null;
+}
+
+interface PunishmentRow {
+  id: number;
+  kind: string;
+  uuid: string;
+  mcid: string;
+  reason: string;
+  testment: string | null;
+  active: number | boolean;
+  issuedBy: string;
+  issuedAt: DbTime;
+  liftedAt: DbTime | null;
+}
+
+const PUNISHMENT = `SELECT id, kind, player_uuid AS uuid, mcid, reason, testment, active, issued_by AS issuedBy, issued_at AS issuedAt, lifted_at AS liftedAt FROM punishments`;
+// IDX_punishments_player: one range of the index, newest first.
+const FOR_PLAYER_SQL = `${PUNISHMENT} WHERE player_uuid = ? ORDER BY issued_at DESC, id DESC`;
+const ANY_FOR_PLAYER_SQL = 'SELECT 1 AS found FROM punishments WHERE player_uuid = ? LIMIT 1';
+const BY_ID_SQL = `${PUNISHMENT} WHERE id = ?`;
+const BY_SOURCE_SQL = `${PUNISHMENT} WHERE origin = ? AND kind = ? AND source_id = ?`;
+const INSERT_COLUMNS = '(kind, origin, source_id, player_uuid, mcid, reason, testment, issued_by, issued_at, active, lifted_at, updated_at)';
+/** 12 parameters a row: far below SQLite's and MySQL's placeholder limits. */
+const INSERT_CHUNK = 500;
+
+function toRecord(row: PunishmentRow): PunishmentRecord {
+  return {
+    id: Number(row.id),
+    kind: row.kind as PunishmentKind,
+    uuid: row.uuid,
+    mcid: row.mcid,
+    reason: row.reason,
+    testment: row.testment,
+    active: Boolean(Number(row.active)),
+    issuedBy: row.issuedBy,
+    issuedAt: dateOf(row.issuedAt),
+    liftedAt: row.liftedAt === null ? null : dateOf(row.liftedAt),
+  };
+}
+
+/** Every query of `punishments`, and its one writer. */
+@Injectable()
+export class PunishmentsRepository {
+  constructor(private readonly reader: SqlReader) {}
+
+  /** A player's punishments, every kind and state, newest first. */
+  async listForPlayer(uuid: string): Promise<PunishmentRecord[]> {
+    return (await this.reader.all<PunishmentRow>(FOR_PLAYER_SQL, [uuid])).map(toRecord);
+  }
+
+  async hasAnyForPlayer(uuid: string): Promise<boolean> {
+    return (await this.reader.one<{ found: number }>(ANY_FOR_PLAYER_SQL, [uuid])) !== undefined;
+  }
+
+  /** Stores one punishment unless its (origin, kind, source id) is stored already; the new id, or null for a repeat. */
+  async insertOne(tx: Transaction, origin: PunishmentOrigin, punishment: NewPunishment): Promise<number | null> {
+    const { affectedRows, insertId } = await tx.run(`${tx.insertIgnore} INTO punishments ${INSERT_COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, this.values(tx, origin, punishment));
+    return affectedRows > 0 && insertId !== undefined ? insertId : null;
+  }
+
+  /** Stores many (the import), skipping those stored already; how many were new. */
+  async insertMany(tx: Transaction, origin: PunishmentOrigin, punishments: readonly NewPunishment[]): Promise<number> {
+    let inserted = 0;
+    for (const chunk of chunks(punishments, INSERT_CHUNK)) {
+      const { affectedRows } = await tx.run(
+        `${tx.insertIgnore} INTO punishments ${INSERT_COLUMNS} VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap((punishment) => this.values(tx, origin, punishment)),
+      );
+      inserted += affectedRows;
+    }
+    return inserted;
+  }
+
+  /** The punishment as the transaction sees it (locked on MySQL, for a lift). */
+  async getBySourceIn(tx: Transaction, origin: PunishmentOrigin, kind: PunishmentKind, sourceId: string): Promise<PunishmentRecord | null> {
+    const row = await tx.one<PunishmentRow>(`${BY_SOURCE_SQL}${tx.forUpdate}`, [origin, kind, sourceId]);
+    return row ? toRecord(row) : null;
+  }
+
+  /** By the service's own id, as the transaction sees it (locked on MySQL, for a lift). */
+  async getByIdIn(tx: Transaction, id: number): Promise<PunishmentRecord | null> {
+    const row = await tx.one<PunishmentRow>(`${BY_ID_SQL}${tx.forUpdate}`, [id]);
+    return row ? toRecord(row) : null;
+  }
+
+  /** Lifts a punishment in force; false when it was lifted already (nothing changes). */
+  async lift(tx: Transaction, id: number, liftedAt: Date): Promise<boolean> {
+    const { affectedRows } = await tx.run('UPDATE punishments SET active = ?, lifted_at = ?, updated_at = ? WHERE id = ? AND active = ?', [
+      0,
+      tx.time(liftedAt),
+      tx.time(new Date()),
+      id,
+      1,
+    ]);
+    return affectedRows > 0;
+  }
+
+  private values(tx: Transaction, origin: PunishmentOrigin, punishment: NewPunishment): unknown[] {
+    return [
+      punishment.kind,
+      origin,
+      punishment.sourceId,
+      punishment.uuid,
+      punishment.mcid,
+      punishment.reason,
+      punishment.testment,
+      punishment.issuedBy,
+      tx.time(punishment.issuedAt),
+      punishment.active ? 1 : 0,
+      punishment.liftedAt === null ? null : tx.time(punishment.liftedAt),
+      tx.time(new Date()),
+    ];
+  }
+}
