@@ -699,6 +699,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/game-server/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report play sessions: joins, activity and quits (1-1000, one transaction, idempotent)
+         * @description Each report names its session by the server's own id. A report that moves a session on (a new session, a later activity, the quit) is accepted; one that changes nothing (a re-send, an older report, a session already ended) is skipped.
+         */
+        post: operations["GameServerPlayTimeController_reportSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game-server/away-time": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report away-from-keyboard time (1-1000, one transaction, idempotent)
+         * @description A report whose id was stored before is skipped.
+         */
+        post: operations["GameServerPlayTimeController_reportAway"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/banlist": {
         parameters: {
             query?: never;
@@ -793,6 +833,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/users/search/prefix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Current game ids starting with a prefix (at most 20, most recently seen first) */
+        get: operations["SiteUsersController_prefix"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/users/recentLogin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The 50 players seen last (their latest login each), or one player's 100 latest logins */
+        get: operations["SiteUsersController_recentLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/users/punishment/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A player's punishments of the four kinds, with counts */
+        get: operations["SiteUsersController_punishments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who a player is: latest game id and uuid */
+        get: operations["SiteUsersController_player"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/jsa/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's unlocked achievements, as the players site reads them
+         * @description Errors carry `error` = the message text (not the code), for the players site.
+         */
+        get: operations["SiteBrandedController_achievements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/pm_recently/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's latest results of the timing mini-game, as the players site reads them
+         * @description Errors carry `error` = the message text (not the code), for the players site.
+         */
+        get: operations["SiteBrandedController_periodMatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/mcbans/ban/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A ban record of the ban-list mirror, as the players site reads it
+         * @description Errors carry `error` = the message text (not the code), for the players site.
+         */
+        get: operations["SiteBrandedController_banlistBan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/mcbans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's ban-list record, as the players site reads it
+         * @description Errors carry `error` = the message text (not the code), for the players site. 404 when the mirror has no record (the site then shows a clean record).
+         */
+        get: operations["SiteBrandedController_banlistRecord"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -878,6 +1066,78 @@ export interface paths {
         put?: never;
         /** Report periodmatch results (1-1000, one transaction, idempotent by id) */
         post: operations["GameServerMiniGamesController_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chat-bot/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report chat accounts: name, discriminator, avatar (1-1000, one transaction, idempotent by id)
+         * @description The latest report of a chat id (by reportedAt) is the one served.
+         */
+        post: operations["ChatBotController_reportAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chat-bot/second-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report second chat accounts registered to a main account (1-1000, one transaction, idempotent by id) */
+        post: operations["ChatBotController_reportSecondAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chat-bot/profile-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change players' profile links: Twitter id, GitHub login, home page (1-1000, in order, one transaction, idempotent by id) */
+        post: operations["ChatBotController_reportProfileLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/club/@me/profile-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get your profile links (shown on the players site) */
+        get: operations["ProfileLinksController_get"];
+        /** Set your profile links: a value sets, null removes, absent keeps */
+        put: operations["ProfileLinksController_set"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1733,6 +1993,88 @@ export interface components {
             /** @description 1 to 1000 unlocks; all stored or none. */
             unlocks: components["schemas"]["UnlockItemDto"][];
         };
+        SessionReportDto: {
+            /**
+             * @description The game server's own id of the session (1-64 printable ASCII characters); every report of one session carries it.
+             * @example survival-1:2026-11-22:42
+             */
+            id: string;
+            /**
+             * @description Game UUID with hyphens.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+            /**
+             * @description Game id the player plays with (names a player not seen before).
+             * @example Notch
+             */
+            mcid: string;
+            /**
+             * Format: date-time
+             * @description When the player joined, ISO 8601 with a zone; the same in every report of the session.
+             * @example 2026-11-22T03:00:00Z
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @description The latest time the player was seen playing (absent in the join report).
+             * @example 2026-11-22T03:30:00Z
+             */
+            lastActiveAt?: string;
+            /**
+             * Format: date-time
+             * @description When the player quit (only in the last report of the session).
+             * @example 2026-11-22T04:00:00Z
+             */
+            endedAt?: string;
+        };
+        SessionBatchDto: {
+            /**
+             * @description Which server reports, when one API key serves several (1-64 printable ASCII characters; default: none).
+             * @example survival-1
+             */
+            server?: string;
+            /**
+             * Format: date-time
+             * @description The server (this key and `server`) started at this time: its sessions still open from before then were cut off by a crash and end at their last reported activity.
+             * @example 2026-11-22T02:55:00Z
+             */
+            serverStartedAt?: string;
+            /** @description 1 to 1000 session reports, applied in order, in one transaction. */
+            sessions: components["schemas"]["SessionReportDto"][];
+        };
+        AwayReportDto: {
+            /**
+             * @description The game server's own id of this report (1-64 printable ASCII characters).
+             * @example survival-1:afk:9001
+             */
+            id: string;
+            /**
+             * @description Game UUID with hyphens.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+            /**
+             * @description Game id the player plays with (names a player not seen before).
+             * @example Notch
+             */
+            mcid: string;
+            /**
+             * @description Seconds away from the keyboard (1 to 2678400).
+             * @example 600
+             */
+            seconds: number;
+            /**
+             * Format: date-time
+             * @description When the away time ended, ISO 8601 with a zone.
+             * @example 2026-11-22T03:40:00Z
+             */
+            at: string;
+        };
+        AwayBatchDto: {
+            /** @description 1 to 1000 away-time reports, in one transaction. */
+            away: components["schemas"]["AwayReportDto"][];
+        };
         BanlistUserDoc: {
             /** @example 069a79f4-44e9-4726-a5be-fca90e38aaf5 */
             uuid: string;
@@ -1849,6 +2191,230 @@ export interface components {
             schedule: string | null;
             /** @description True while a run (on any instance) holds the sync lease. */
             inProgress: boolean;
+        };
+        SiteErrorDoc: {
+            /**
+             * @description What went wrong, in plain words (HTML-escaped). An unknown player is exactly "User not found."
+             * @example User not found.
+             */
+            error: string;
+        };
+        RecentPlayerLoginDoc: {
+            /**
+             * @description Latest game id.
+             * @example Notch
+             */
+            mcid: string;
+            /**
+             * @description Game UUID with hyphens.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+            /**
+             * @description Id of the login record (unique in the list).
+             * @example 812
+             */
+            id: number;
+            /**
+             * @description Time of the login, wall clock in the community's time zone.
+             * @example 2026-11-22 12:04:05
+             */
+            date: string;
+        };
+        PlayerLoginDoc: {
+            /** @example 812 */
+            id: number;
+            /**
+             * @description The game id used at that login.
+             * @example Notch
+             */
+            mcid: string;
+            /**
+             * @description Wall clock in the community's time zone.
+             * @example 2026-11-22 12:04:05
+             */
+            date: string;
+        };
+        PunishmentCountsDoc: {
+            /** @example 1 */
+            jail: number;
+            /** @example 0 */
+            chatjail: number;
+            /** @example 0 */
+            eban: number;
+            /** @example 0 */
+            vban: number;
+        };
+        SitePunishmentDoc: {
+            /**
+             * @example Jail
+             * @enum {string}
+             */
+            type: "Jail" | "ChatJail" | "EBan" | "VBan";
+            /**
+             * @description The service's id of the punishment.
+             * @example 17
+             */
+            id: number;
+            /**
+             * @description The game id at the time.
+             * @example Notch
+             */
+            mcid: string;
+            /** @example griefing */
+            reason: string;
+            /**
+             * @description The jailed player's last words (Jail only).
+             * @example null
+             */
+            testment: string | null;
+            /**
+             * @description True while in force.
+             * @example true
+             */
+            status: boolean;
+            /**
+             * @description The issuer's game id, CONSOLE, or the automatic moderator's name.
+             * @example Moderator1
+             */
+            bannedBy: string;
+            /**
+             * @description When it was issued, wall clock in the community's time zone.
+             * @example 2026-11-22 12:04:05
+             */
+            date: string;
+        };
+        SitePunishmentsDoc: {
+            count: components["schemas"]["PunishmentCountsDoc"];
+            /** @description Every punishment, newest first. */
+            items: components["schemas"]["SitePunishmentDoc"][];
+        };
+        PlayerNameDoc: {
+            /**
+             * @description Latest game id.
+             * @example Notch
+             */
+            mcid: string;
+            /**
+             * @description Game UUID with hyphens.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+        };
+        SiteAchievementDoc: {
+            /** @example 1 */
+            id: number;
+            /** @example First city */
+            title: string;
+            /** @example Found your first city. */
+            description: string;
+            /**
+             * @description When it was unlocked, wall clock in the community's time zone.
+             * @example 2026-11-22 12:04:05
+             */
+            date: string;
+        };
+        SiteAchievementsDoc: {
+            /** @description Unlocked achievements, oldest first; hidden ones appear once unlocked. */
+            data: components["schemas"]["SiteAchievementDoc"][];
+            /**
+             * @description How many the player unlocked.
+             * @example 1
+             */
+            getted: number;
+            /**
+             * @description How many achievements are defined.
+             * @example 40
+             */
+            all: number;
+        };
+        SitePeriodMatchDoc: {
+            /** @example 3 */
+            id: number;
+            /**
+             * @description The game id at the time.
+             * @example Notch
+             */
+            mcid: string;
+            /** @example 12 */
+            success: number;
+            /** @example 3 */
+            failure: number;
+            /**
+             * @description The category, in seconds.
+             * @example 60
+             */
+            match_time: number;
+            /** @example 61 */
+            real_match_time: number;
+            /**
+             * @description Milliseconds.
+             * @example 60012
+             */
+            calc_match_time: number;
+            /**
+             * @description True for a recorded result.
+             * @example true
+             */
+            status: boolean;
+            /**
+             * @description Place within the category (ties share a place).
+             * @example 2
+             */
+            rank: number;
+            /** @example 2026-11-22 12:03:04 */
+            start_time: string;
+            /** @example 2026-11-22 12:04:05 */
+            end_time: string;
+            /**
+             * @description The end time.
+             * @example 2026-11-22 12:04:05
+             */
+            created_at: string;
+        };
+        SitePeriodMatchResponseDoc: {
+            /** @description The 50 latest results, newest first; [] when none. */
+            data: components["schemas"]["SitePeriodMatchDoc"][];
+        };
+        SiteBanlistBanDoc: {
+            /** @example play.example.org */
+            server: string | null;
+            /** @example Notch */
+            banned_by: string | null;
+            /** @example griefing */
+            reason: string;
+            /**
+             * @description Wall clock in the community's time zone.
+             * @example 2026-11-22 12:04:05
+             */
+            date: string;
+        };
+        SiteBanlistBanResponseDoc: {
+            data: components["schemas"]["SiteBanlistBanDoc"];
+        };
+        SiteBanlistRecordDoc: {
+            /** @example 10 */
+            reputation: number;
+            /** @example 0 */
+            global: number;
+            /** @example 1 */
+            local: number;
+            /** @example [] */
+            global_ids: number[];
+            /**
+             * @example [
+             *       123456
+             *     ]
+             */
+            local_ids: number[];
+            /**
+             * @description Last fetched from the upstream, wall clock in the community's time zone.
+             * @example 2026-11-22 12:04:05
+             */
+            updated_at: string;
+        };
+        SiteBanlistRecordResponseDoc: {
+            data: components["schemas"]["SiteBanlistRecordDoc"];
         };
         ReadyDoc: {
             /**
@@ -2014,6 +2580,141 @@ export interface components {
         PeriodmatchBatchDto: {
             /** @description 1 to 1000 results; all stored or none. */
             results: components["schemas"]["PeriodmatchResultDto"][];
+        };
+        ChatIngestResultDoc: {
+            /**
+             * @description Records stored by this request.
+             * @example 2
+             */
+            accepted: number;
+            /**
+             * @description Records skipped: their id was stored before (or earlier in the batch).
+             * @example 0
+             */
+            skipped: number;
+        };
+        ChatAccountItemDto: {
+            /**
+             * @description The sender's own id of this record: 1-64 printable ASCII characters, no spaces. A record whose id was stored before is skipped.
+             * @example msg-1180000000000000001
+             */
+            id: string;
+            /**
+             * @description Chat id (17-20 digits).
+             * @example 123456789012345678
+             */
+            chatid: string;
+            /**
+             * @description The account's name as the chat platform shows it, 1-100 characters.
+             * @example taro
+             */
+            name: string;
+            /**
+             * @description Discriminator: up to 4 digits; absent or "0" for none (accounts since 2023 have none).
+             * @example 0
+             */
+            discriminator?: string;
+            /**
+             * @description Avatar URL (http or https, at most 512 characters); absent or null: the account has none, and the platform's default avatar is served.
+             * @example https://cdn.discordapp.com/avatars/123456789012345678/abc.png
+             */
+            avatarUrl?: string | null;
+            /**
+             * Format: date-time
+             * @description When the bot saw the account so, ISO 8601 with a zone. A report older than the stored one changes nothing.
+             * @example 2026-11-22T03:04:05.000Z
+             */
+            reportedAt: string;
+        };
+        ChatAccountBatchDto: {
+            /** @description 1 to 1000 chat account reports; all stored or none. */
+            accounts: components["schemas"]["ChatAccountItemDto"][];
+        };
+        SecondAccountItemDto: {
+            /**
+             * @description The sender's own id of this record: 1-64 printable ASCII characters, no spaces. A record whose id was stored before is skipped.
+             * @example msg-1180000000000000001
+             */
+            id: string;
+            /**
+             * @description Chat id of the second account (17-20 digits).
+             * @example 223456789012345678
+             */
+            chatid: string;
+            /**
+             * @description Chat id of the main account it belongs to (the one linked to the player).
+             * @example 123456789012345678
+             */
+            mainChatid: string;
+            /**
+             * Format: date-time
+             * @description When it was registered, ISO 8601 with a zone. The newest registration is the one shown.
+             * @example 2026-11-22T03:04:05.000Z
+             */
+            registeredAt: string;
+        };
+        SecondAccountBatchDto: {
+            /** @description 1 to 1000 second accounts; all stored or none. */
+            secondAccounts: components["schemas"]["SecondAccountItemDto"][];
+        };
+        ProfileLinksItemDto: {
+            /**
+             * @description Twitter id as the player gives it (1-64 characters, no spaces); null removes it, absent keeps it.
+             * @example jaoafa
+             */
+            twitterId?: string | null;
+            /**
+             * @description GitHub login (letters, digits, inner hyphens; at most 39); null removes it, absent keeps it.
+             * @example octocat
+             */
+            githubId?: string | null;
+            /**
+             * @description Home page, an http or https URL of at most 512 characters; null removes it, absent keeps it.
+             * @example https://example.com/
+             */
+            homeUrl?: string | null;
+            /**
+             * @description The sender's own id of this record: 1-64 printable ASCII characters, no spaces. A record whose id was stored before is skipped.
+             * @example msg-1180000000000000001
+             */
+            id: string;
+            /**
+             * @description Game UUID with hyphens; a player not seen yet is recorded by uuid.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+        };
+        ProfileLinksBatchDto: {
+            /** @description 1 to 1000 changes of players' links, applied in order; all stored or none. */
+            links: components["schemas"]["ProfileLinksItemDto"][];
+        };
+        ProfileLinksDoc: {
+            /** @example jaoafa */
+            twitterId: string | null;
+            /** @example octocat */
+            githubId: string | null;
+            /** @example https://example.com/ */
+            homeUrl: string | null;
+        };
+        ProfileLinksResponseDoc: {
+            data: components["schemas"]["ProfileLinksDoc"];
+        };
+        ProfileLinksFieldsDto: {
+            /**
+             * @description Twitter id as the player gives it (1-64 characters, no spaces); null removes it, absent keeps it.
+             * @example jaoafa
+             */
+            twitterId?: string | null;
+            /**
+             * @description GitHub login (letters, digits, inner hyphens; at most 39); null removes it, absent keeps it.
+             * @example octocat
+             */
+            githubId?: string | null;
+            /**
+             * @description Home page, an http or https URL of at most 512 characters; null removes it, absent keeps it.
+             * @example https://example.com/
+             */
+            homeUrl?: string | null;
         };
         ConsoleSessionDoc: {
             /**
@@ -4448,6 +5149,109 @@ export interface operations {
             };
         };
     };
+    GameServerPlayTimeController_reportSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["IngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch; nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A session id already names another player or start time; nothing stored. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    GameServerPlayTimeController_reportAway: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AwayBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["IngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch; nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     BanlistController_byQuery: {
         parameters: {
             query: {
@@ -4657,6 +5461,267 @@ export interface operations {
             };
         };
     };
+    SiteUsersController_prefix: {
+        parameters: {
+            query?: {
+                /** @description The start of a game id, any case; empty or absent answers []. */
+                mcid?: string;
+                /** @description The site's CAPTCHA token. Not required: it only lets a request through once the address is over the read limit. */
+                recaptcha?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The names (an empty prefix: []). An unknown player or bad input: `{"error": "User not found."}` (or another plain sentence), also with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[] | components["schemas"]["SiteErrorDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SiteUsersController_recentLogin: {
+        parameters: {
+            query?: {
+                /** @description A player (game id, uuid or chat id): that player's latest logins. Absent: the players seen last. */
+                uuid?: string;
+                /** @description The site's CAPTCHA token. Not required: it only lets a request through once the address is over the read limit. */
+                recaptcha?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. Without uuid: `[{id, mcid, uuid, date}]`; with uuid: `[{id, mcid, date}]`. An unknown player or bad input: `{"error": "User not found."}` (or another plain sentence), also with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecentPlayerLoginDoc"][] | components["schemas"]["PlayerLoginDoc"][] | components["schemas"]["SiteErrorDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SiteUsersController_punishments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (any case), uuid with or without hyphens, or chat id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The punishments. An unknown player or bad input: `{"error": "User not found."}` (or another plain sentence), also with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitePunishmentsDoc"] | components["schemas"]["SiteErrorDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SiteUsersController_player: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (any case), uuid with or without hyphens, or chat id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player. An unknown player or bad input: `{"error": "User not found."}` (or another plain sentence), also with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerNameDoc"] | components["schemas"]["SiteErrorDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SiteBrandedController_achievements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (any case), uuid with or without hyphens, or chat id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The achievements. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["SiteAchievementsDoc"];
+                };
+            };
+            /** @description Unknown player. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    SiteBrandedController_periodMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (any case), uuid with or without hyphens, or chat id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The results. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["SitePeriodMatchResponseDoc"];
+                };
+            };
+            /** @description Unknown player. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    SiteBrandedController_banlistBan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Ban id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ban. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["SiteBanlistBanResponseDoc"];
+                };
+            };
+            /** @description Not a ban id. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description No such ban in the mirror. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    SiteBrandedController_banlistRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (any case), uuid with or without hyphens, or chat id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["SiteBanlistRecordResponseDoc"];
+                };
+            };
+            /** @description Unknown player, or no record in the mirror. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
     HealthController_live: {
         parameters: {
             query?: never;
@@ -4841,6 +5906,228 @@ export interface operations {
                 };
             };
             /** @description Invalid batch; nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ChatBotController_reportAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatAccountBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ChatIngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch (the detail names the element, e.g. accounts.3.chatid); nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ChatBotController_reportSecondAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecondAccountBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ChatIngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch (the detail names the element, e.g. accounts.3.chatid); nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ChatBotController_reportProfileLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileLinksBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ChatIngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch (the detail names the element, e.g. accounts.3.chatid); nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ProfileLinksController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links; null where none is set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ProfileLinksResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ProfileLinksController_set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileLinksFieldsDto"];
+            };
+        };
+        responses: {
+            /** @description The links now stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ProfileLinksResponseDoc"];
+                };
+            };
+            /** @description A link is not of its form (the detail names it). */
             400: {
                 headers: {
                     [name: string]: unknown;
