@@ -867,6 +867,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/users/daily-online": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Seconds played per day over the last 366 days (the heatmap) */
+        get: operations["SiteUsersController_dailyOnline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/users/info/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A player's group, play time per era, away time and votes */
+        get: operations["SiteUsersController_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/users/punishment/{id}": {
         parameters: {
             query?: never;
@@ -1072,7 +1106,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/chat-bot/accounts": {
+    "/game-server/votes": {
         parameters: {
             query?: never;
             header?: never;
@@ -1082,17 +1116,17 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Report chat accounts: name, discriminator, avatar (1-1000, one transaction, idempotent by id)
-         * @description The latest report of a chat id (by reportedAt) is the one served.
+         * Report votes (1-1000, one transaction, idempotent by id)
+         * @description Each vote counts once on its site; a re-sent id is skipped. A site outside VOTE_SITES is a 400.
          */
-        post: operations["ChatBotController_reportAccounts"];
+        post: operations["GameServerVotesController_reportVotes"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/chat-bot/second-accounts": {
+    "/game-server/login-texts": {
         parameters: {
             query?: never;
             header?: never;
@@ -1101,15 +1135,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Report second chat accounts registered to a main account (1-1000, one transaction, idempotent by id) */
-        post: operations["ChatBotController_reportSecondAccounts"];
+        /**
+         * Report players' login texts (1-1000, one transaction, idempotent by id)
+         * @description The latest change of a player wins; null or blank removes the text.
+         */
+        post: operations["GameServerVotesController_reportLoginTexts"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/chat-bot/profile-links": {
+    "/game-server/group-changes": {
         parameters: {
             query?: never;
             header?: never;
@@ -1118,26 +1155,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change players' profile links: Twitter id, GitHub login, home page (1-1000, in order, one transaction, idempotent by id) */
-        post: operations["ChatBotController_reportProfileLinks"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/club/@me/profile-links": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get your profile links (shown on the players site) */
-        get: operations["ProfileLinksController_get"];
-        /** Set your profile links: a value sets, null removes, absent keeps */
-        put: operations["ProfileLinksController_set"];
-        post?: never;
+        /**
+         * Report players' permission groups (1-1000, one transaction, idempotent by id)
+         * @description The latest change of a player wins; a temporary group carries its end.
+         */
+        post: operations["GameServerGroupsController_reportGroupChanges"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2235,6 +2257,76 @@ export interface components {
              */
             date: string;
         };
+        DailyOnlineDoc: {
+            /**
+             * @description The day, in the community's time zone.
+             * @example 2026-11-22
+             */
+            date: string;
+            /**
+             * @description Seconds played that day (a session across midnight is split; at most 86400).
+             * @example 5400
+             */
+            count: number;
+        };
+        SiteInfoDoc: {
+            /**
+             * @description The player's permission group, lower case; default when unknown.
+             * @example verified
+             */
+            group: string;
+            /**
+             * @description When that group was last reported (wall clock).
+             * @example 2026-11-22 12:04:05
+             */
+            groupWhen: string | null;
+            /**
+             * @description When a temporary group ends (wall clock), else null.
+             * @example null
+             */
+            groupExpireAt: string | null;
+            /**
+             * @description Play time per era of PLAYER_ERAS as X日Y時間Z分W秒 (null: no data in that era), and jaototal, the sum (never null).
+             * @example {
+             *       "kassi": null,
+             *       "jao1": null,
+             *       "jao2": null,
+             *       "jao3": null,
+             *       "jao4": "3日4時間0分5秒",
+             *       "jaototal": "3日4時間0分5秒"
+             *     }
+             */
+            totalTime: {
+                [key: string]: string | null;
+            };
+            /**
+             * @description Seconds away from keyboard in total.
+             * @example 3600
+             */
+            afkTime: number;
+            /**
+             * @description The same as X日Y時間Z分W秒.
+             * @example 1時間0分0秒
+             */
+            afkTimeFormatted: string;
+            /**
+             * @description Votes on the first vote site (VOTE_SITES).
+             * @example 12
+             */
+            mcjpVoteCount: number;
+            /**
+             * @description 1 + the players with more votes there (ties share).
+             * @example 40
+             */
+            mcjpVoteRank: number;
+            /**
+             * @description Votes on the second vote site.
+             * @example 3
+             */
+            monoVoteCount: number;
+            /** @example 120 */
+            monoVoteRank: number;
+        };
         PunishmentCountsDoc: {
             /** @example 1 */
             jail: number;
@@ -2581,140 +2673,91 @@ export interface components {
             /** @description 1 to 1000 results; all stored or none. */
             results: components["schemas"]["PeriodmatchResultDto"][];
         };
-        ChatIngestResultDoc: {
+        VoteItemDto: {
             /**
-             * @description Records stored by this request.
-             * @example 2
-             */
-            accepted: number;
-            /**
-             * @description Records skipped: their id was stored before (or earlier in the batch).
-             * @example 0
-             */
-            skipped: number;
-        };
-        ChatAccountItemDto: {
-            /**
-             * @description The sender's own id of this record: 1-64 printable ASCII characters, no spaces. A record whose id was stored before is skipped.
-             * @example msg-1180000000000000001
+             * @description The sender's own id of the vote (1-64 printable ASCII characters, no spaces): a re-sent id is skipped.
+             * @example mcjp-2026-11-22-000123
              */
             id: string;
             /**
-             * @description Chat id (17-20 digits).
-             * @example 123456789012345678
-             */
-            chatid: string;
-            /**
-             * @description The account's name as the chat platform shows it, 1-100 characters.
-             * @example taro
-             */
-            name: string;
-            /**
-             * @description Discriminator: up to 4 digits; absent or "0" for none (accounts since 2023 have none).
-             * @example 0
-             */
-            discriminator?: string;
-            /**
-             * @description Avatar URL (http or https, at most 512 characters); absent or null: the account has none, and the platform's default avatar is served.
-             * @example https://cdn.discordapp.com/avatars/123456789012345678/abc.png
-             */
-            avatarUrl?: string | null;
-            /**
-             * Format: date-time
-             * @description When the bot saw the account so, ISO 8601 with a zone. A report older than the stored one changes nothing.
-             * @example 2026-11-22T03:04:05.000Z
-             */
-            reportedAt: string;
-        };
-        ChatAccountBatchDto: {
-            /** @description 1 to 1000 chat account reports; all stored or none. */
-            accounts: components["schemas"]["ChatAccountItemDto"][];
-        };
-        SecondAccountItemDto: {
-            /**
-             * @description The sender's own id of this record: 1-64 printable ASCII characters, no spaces. A record whose id was stored before is skipped.
-             * @example msg-1180000000000000001
-             */
-            id: string;
-            /**
-             * @description Chat id of the second account (17-20 digits).
-             * @example 223456789012345678
-             */
-            chatid: string;
-            /**
-             * @description Chat id of the main account it belongs to (the one linked to the player).
-             * @example 123456789012345678
-             */
-            mainChatid: string;
-            /**
-             * Format: date-time
-             * @description When it was registered, ISO 8601 with a zone. The newest registration is the one shown.
-             * @example 2026-11-22T03:04:05.000Z
-             */
-            registeredAt: string;
-        };
-        SecondAccountBatchDto: {
-            /** @description 1 to 1000 second accounts; all stored or none. */
-            secondAccounts: components["schemas"]["SecondAccountItemDto"][];
-        };
-        ProfileLinksItemDto: {
-            /**
-             * @description Twitter id as the player gives it (1-64 characters, no spaces); null removes it, absent keeps it.
-             * @example jaoafa
-             */
-            twitterId?: string | null;
-            /**
-             * @description GitHub login (letters, digits, inner hyphens; at most 39); null removes it, absent keeps it.
-             * @example octocat
-             */
-            githubId?: string | null;
-            /**
-             * @description Home page, an http or https URL of at most 512 characters; null removes it, absent keeps it.
-             * @example https://example.com/
-             */
-            homeUrl?: string | null;
-            /**
-             * @description The sender's own id of this record: 1-64 printable ASCII characters, no spaces. A record whose id was stored before is skipped.
-             * @example msg-1180000000000000001
-             */
-            id: string;
-            /**
-             * @description Game UUID with hyphens; a player not seen yet is recorded by uuid.
+             * @description Game UUID with hyphens; the player need not have logged in yet.
              * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
              */
             uuid: string;
-        };
-        ProfileLinksBatchDto: {
-            /** @description 1 to 1000 changes of players' links, applied in order; all stored or none. */
-            links: components["schemas"]["ProfileLinksItemDto"][];
-        };
-        ProfileLinksDoc: {
-            /** @example jaoafa */
-            twitterId: string | null;
-            /** @example octocat */
-            githubId: string | null;
-            /** @example https://example.com/ */
-            homeUrl: string | null;
-        };
-        ProfileLinksResponseDoc: {
-            data: components["schemas"]["ProfileLinksDoc"];
-        };
-        ProfileLinksFieldsDto: {
             /**
-             * @description Twitter id as the player gives it (1-64 characters, no spaces); null removes it, absent keeps it.
-             * @example jaoafa
+             * @description The vote site, one of VOTE_SITES (default minecraft.jp, monocraft.net); another site is a 400.
+             * @example minecraft.jp
              */
-            twitterId?: string | null;
+            site: string;
             /**
-             * @description GitHub login (letters, digits, inner hyphens; at most 39); null removes it, absent keeps it.
-             * @example octocat
+             * Format: date-time
+             * @description When the vote was cast, ISO 8601 with a zone.
+             * @example 2026-11-22T03:04:05.000Z
              */
-            githubId?: string | null;
+            votedAt: string;
+        };
+        VoteBatchDto: {
+            /** @description 1 to 1000 votes; all stored or none. */
+            votes: components["schemas"]["VoteItemDto"][];
+        };
+        LoginTextItemDto: {
             /**
-             * @description Home page, an http or https URL of at most 512 characters; null removes it, absent keeps it.
-             * @example https://example.com/
+             * @description The sender's own id of the change (1-64 printable ASCII characters, no spaces): a re-sent id is skipped.
+             * @example logintext-000045
              */
-            homeUrl?: string | null;
+            id: string;
+            /**
+             * @description Game UUID with hyphens; the player need not have logged in yet.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+            /**
+             * @description The player's login text, up to 255 characters (shown before VIP in the join title); null or blank removes it.
+             * @example Builder
+             */
+            text: string | null;
+            /**
+             * Format: date-time
+             * @description When the player set it, ISO 8601 with a zone; the latest change wins.
+             * @example 2026-11-22T03:04:05.000Z
+             */
+            at: string;
+        };
+        LoginTextBatchDto: {
+            /** @description 1 to 1000 login-text changes; all stored or none. */
+            loginTexts: components["schemas"]["LoginTextItemDto"][];
+        };
+        GroupChangeItemDto: {
+            /**
+             * @description The sender's own id of the change (1-64 printable ASCII characters, no spaces): a re-sent id is skipped.
+             * @example perm-000123
+             */
+            id: string;
+            /**
+             * @description Game UUID with hyphens; the player need not have logged in yet.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+            /**
+             * @description The permission group: 1-64 letters, digits, _ . + or - (stored in lower case).
+             * @example verified
+             */
+            group: string;
+            /**
+             * @description When a temporary group ends, ISO 8601 with a zone; absent or null: it does not.
+             * @example 2027-02-20T00:00:00.000Z
+             */
+            expiresAt?: string | null;
+            /**
+             * Format: date-time
+             * @description When the group was given, ISO 8601 with a zone; the latest change wins (and a newer login carries its own group).
+             * @example 2026-11-22T03:04:05.000Z
+             */
+            at: string;
+        };
+        GroupChangeBatchDto: {
+            /** @description 1 to 1000 group changes; all stored or none. */
+            groupChanges: components["schemas"]["GroupChangeItemDto"][];
         };
         ConsoleSessionDoc: {
             /**
@@ -5525,6 +5568,68 @@ export interface operations {
             };
         };
     };
+    SiteUsersController_dailyOnline: {
+        parameters: {
+            query: {
+                /** @description The player (game id, uuid or chat id). */
+                uuid: string;
+                /** @description The site's CAPTCHA token. Not required: it only lets a request through once the address is over the read limit. */
+                recaptcha?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per day with play, oldest first. An unknown player or bad input: `{"error": "User not found."}` (or another plain sentence), also with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyOnlineDoc"][] | components["schemas"]["SiteErrorDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SiteUsersController_info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (any case), uuid with or without hyphens, or chat id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures. An unknown player or bad input: `{"error": "User not found."}` (or another plain sentence), also with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteInfoDoc"] | components["schemas"]["SiteErrorDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     SiteUsersController_punishments: {
         parameters: {
             query?: never;
@@ -5930,7 +6035,7 @@ export interface operations {
             };
         };
     };
-    ChatBotController_reportAccounts: {
+    GameServerVotesController_reportVotes: {
         parameters: {
             query?: never;
             header?: never;
@@ -5939,7 +6044,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ChatAccountBatchDto"];
+                "application/json": components["schemas"]["VoteBatchDto"];
             };
         };
         responses: {
@@ -5949,10 +6054,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ChatIngestResultDoc"];
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["IngestResultDoc"];
                 };
             };
-            /** @description Invalid batch (the detail names the element, e.g. accounts.3.chatid); nothing stored. */
+            /** @description Invalid batch (details name the element); nothing stored. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5977,7 +6082,7 @@ export interface operations {
             };
         };
     };
-    ChatBotController_reportSecondAccounts: {
+    GameServerVotesController_reportLoginTexts: {
         parameters: {
             query?: never;
             header?: never;
@@ -5986,7 +6091,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SecondAccountBatchDto"];
+                "application/json": components["schemas"]["LoginTextBatchDto"];
             };
         };
         responses: {
@@ -5996,10 +6101,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ChatIngestResultDoc"];
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["IngestResultDoc"];
                 };
             };
-            /** @description Invalid batch (the detail names the element, e.g. accounts.3.chatid); nothing stored. */
+            /** @description Invalid batch (details name the element); nothing stored. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6024,7 +6129,7 @@ export interface operations {
             };
         };
     };
-    ChatBotController_reportProfileLinks: {
+    GameServerGroupsController_reportGroupChanges: {
         parameters: {
             query?: never;
             header?: never;
@@ -6033,7 +6138,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ProfileLinksBatchDto"];
+                "application/json": components["schemas"]["GroupChangeBatchDto"];
             };
         };
         responses: {
@@ -6043,91 +6148,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ChatIngestResultDoc"];
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["IngestResultDoc"];
                 };
             };
-            /** @description Invalid batch (the detail names the element, e.g. accounts.3.chatid); nothing stored. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponseDoc"];
-                };
-            };
-            /** @description Credential missing, unknown, expired, superseded or logged out. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Credential valid but without the needed scope or group. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    ProfileLinksController_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The links; null where none is set. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ProfileLinksResponseDoc"];
-                };
-            };
-            /** @description Credential missing, unknown, expired, superseded or logged out. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Credential valid but without the needed scope or group. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    ProfileLinksController_set: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ProfileLinksFieldsDto"];
-            };
-        };
-        responses: {
-            /** @description The links now stored. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ProfileLinksResponseDoc"];
-                };
-            };
-            /** @description A link is not of its form (the detail names it). */
+            /** @description Invalid batch (details name the element); nothing stored. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ChatAccountsModule } from '../chat-accounts/chat-accounts.module';
 import { BanlistSyncModule } from '../banlist-sync/banlist-sync.module';
 import { MiniGamesModule } from '../mini-games/mini-games.module';
 import { PlayTimeModule } from '../play-time/play-time.module';
@@ -20,7 +21,7 @@ import { SiteUsersController } from './site-users.controller';
  * part of a player's page is read from the feature that keeps it.
  */
 @Module({
-  imports: [PlayersModule, UsersModule, BanlistSyncModule, PunishmentsModule, MiniGamesModule, PlayTimeModule, PlayerGroupsModule, VotesModule],
+  imports: [PlayersModule, UsersModule, BanlistSyncModule, PunishmentsModule, MiniGamesModule, PlayTimeModule, PlayerGroupsModule, VotesModule, ChatAccountsModule],
   controllers: [SiteUsersController, SiteBrandedController],
   providers: [SitePlayersService, SiteLoginsService, SiteProfileService, SiteBrandedService, SitePlayService],
 })

@@ -7,7 +7,7 @@ import { DailyOnlineQueryDto, PrefixQueryDto, RecentLoginQueryDto, SitePlayerPat
 import { SITE_PLAYER_ID_PATTERN } from './site-player-id';
 import { type PlayerLogin, type RecentPlayerLogin, SiteLoginsService } from './site-logins.service';
 import { type SiteInfo, SitePlayService } from './site-play.service';
-import { SiteProfileService, type SitePlayerName, type SitePunishments } from './site-profile.service';
+import { type SiteChatAccount, type SitePlayerName, type SiteProfile, SiteProfileService, type SitePunishments } from './site-profile.service';
 
 export const PLAYERS_SITE_TAG = 'players-site';
 
@@ -136,6 +136,74 @@ class SiteInfoDoc {
   monoVoteRank: number;
 }
 
+class SocialsDoc {
+  @ApiProperty({ type: String, nullable: true, example: 'notch' })
+  twitterId: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The linked chat id.', example: '123456789012345678' })
+  discordId: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'A GitHub login.', example: 'notch' })
+  githubId: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'An http(s) URL.', example: 'https://example.org/' })
+  homeUrl: string | null;
+}
+
+class SiteProfileDoc {
+  @ApiProperty({ type: String, nullable: true, description: 'The join-message title from votes on the first vote site and the login text; null below 20 votes without a login text.', example: 'VIP' })
+  rankText: string | null;
+
+  @ApiProperty({ description: 'The chat-colour rank (0-13) from votes on the second vote site.', example: 1 })
+  rank: number;
+
+  @ApiProperty({ description: 'Latest game id.', example: 'Notch' })
+  username: string;
+
+  @ApiProperty({ description: 'The player has a linked chat account.', example: true })
+  isVerified: boolean;
+
+  @ApiProperty({ example: '069a79f4-44e9-4726-a5be-fca90e38aaf5' })
+  uuid: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'First login (wall clock); null for a player known only from a record.', example: '2018-03-20 10:00:00' })
+  firstLogin: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'How long ago, as years, months and days (the site appends 前).', example: '8年8か月7日' })
+  firstHowManyAgo: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Latest login (wall clock; the original spelled it so).', example: '2026-11-22 12:04:05' })
+  leastLogin: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: '5日' })
+  leastHowManyAgo: string | null;
+
+  @ApiProperty({ type: SocialsDoc })
+  socials: SocialsDoc;
+}
+
+class SiteChatAccountDoc {
+  @ApiProperty({ description: 'Chat id.', example: '123456789012345678' })
+  id: string;
+
+  @ApiProperty({ example: 'notch' })
+  name: string;
+
+  @ApiProperty({ description: '"0" where the platform has none.', example: '0' })
+  discriminator: string;
+
+  @ApiProperty({ description: "Avatar URL as last reported; the platform's default until one is.", example: 'https://cdn.discordapp.com/embed/avatars/0.png' })
+  imgurl: string;
+}
+
+class SiteChatAccountsDoc {
+  @ApiProperty({ type: SiteChatAccountDoc, nullable: true })
+  mainAccount: SiteChatAccountDoc | null;
+
+  @ApiProperty({ type: SiteChatAccountDoc, nullable: true, description: 'The latest second account of the same person.' })
+  subAccount: SiteChatAccountDoc | null;
+}
+
 /** A bare answer: the payload, or `{"error": …}` with the same HTTP 200 (the site looks for the key). */
 function ApiBareAnswer(description: string, ...payloads: Array<SchemaObject | ReferenceObject>): MethodDecorator {
   return ApiResponse({
@@ -197,6 +265,28 @@ export class SiteUsersController {
   @limited
   dailyOnline(@Input() input: DailyOnlineQueryDto): Promise<Array<{ date: string; count: number }>> {
     return this.play.dailyOnline(input.uuid);
+  }
+
+  @Get('data/:id')
+  @AnswersIn('bare', { captchaOverLimit: true })
+  @ApiOperation({ summary: 'Who a player is: name, vote rewards, first and latest login, profile links' })
+  @ApiPathParam('id', SITE_PLAYER_ID_SCHEMA, 'Game id (any case), uuid with or without hyphens, or chat id.')
+  @ApiBareAnswer('The profile.', ref(SiteProfileDoc))
+  @ApiExtraModels(SiteProfileDoc)
+  @limited
+  profile(@Input() input: SitePlayerPathDto): Promise<SiteProfile> {
+    return this.profiles.profile(input.id);
+  }
+
+  @Get('discord/:id')
+  @AnswersIn('bare', { captchaOverLimit: true })
+  @ApiOperation({ summary: "A player's chat account and second account" })
+  @ApiPathParam('id', SITE_PLAYER_ID_SCHEMA, 'Game id (any case), uuid with or without hyphens, or chat id.')
+  @ApiBareAnswer('The accounts.', ref(SiteChatAccountsDoc))
+  @ApiExtraModels(SiteChatAccountsDoc)
+  @limited
+  chatAccounts(@Input() input: SitePlayerPathDto): Promise<{ mainAccount: SiteChatAccount | null; subAccount: SiteChatAccount | null }> {
+    return this.profiles.chatAccountsOf(input.id);
   }
 
   @Get('info/:id')
