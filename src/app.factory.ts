@@ -163,7 +163,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     if (route.url !== '*') {
       routes.add(route.method, route.url);
     }
-    route.bodyLimit = route.url.startsWith('/game-server') ? LARGE_BODY_LIMIT : SMALL_BODY_LIMIT;
+    // The game server's and the chat bot's batches (up to 1000 records) get the large limit.
+    route.bodyLimit = route.url.startsWith('/game-server') || route.url.startsWith('/chat-bot') ? LARGE_BODY_LIMIT : SMALL_BODY_LIMIT;
   });
   await registerHttpHygiene(fastify, config, featureHeaders(config));
   registerBodyParsers(fastify);

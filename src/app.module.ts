@@ -5,6 +5,7 @@ import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
 import { BanlistSyncModule } from './banlist-sync/banlist-sync.module';
 import { CaptchaModule } from './captcha/captcha.module';
+import { ChatAccountsModule } from './chat-accounts/chat-accounts.module';
 import { CitiesModule } from './cities/cities.module';
 import { ClubModule } from './club/club.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
@@ -73,6 +74,7 @@ export class AppModule {
         MiniGamesModule,
         VotesModule,
         PlayerGroupsModule,
+        ChatAccountsModule,
       ],
       providers: [
         { provide: RouteTable, useValue: routes },

@@ -105,6 +105,130 @@ describe('players site (e2e)', () => {
     });
   });
 
+  describe('who a player is: GET /v2/users/data/{id} and /v2/users/discord/{id}', () => {
+    let bot: string;
+
+    beforeAll(async () => {
+      bot = await app.createApiKey(['chat-bot']);
+    });
+
+    const fromBot = (path: string, body: unknown): Promise<HttpResult> => app.request('POST', path, { body, headers: { 'x-api-key': bot } });
+
+    it('a player with full data: vote rewards with the login text, logins with how long ago, a verified chat link, profile links, chat accounts', async () => {
+      const player = newPlayer();
+      await logIn(player, '2024-01-01T00:00:00Z');
+      await logIn(player, '2026-11-20T00:00:00Z');
+      const chatid = `7${String(Date.now()).padStart(17, '0')}`;
+      const second = `6${String(Date.now()).padStart(17, '0')}`;
+      expect((await send(`/game-server/chat-links/${player.uuid}`, { chatid }, 'PUT')).status).toBe(200);
+      const votes = Array.from({ length: 20 }, (_, index) => ({ id: `${player.uuid}-a${index}`, uuid: player.uuid, site: 'minecraft.jp', votedAt: new Date(Date.UTC(2025, 0, 1 + index)).toISOString() }));
+      votes.push(...Array.from({ length: 6 }, (_, index) => ({ id: `${player.uuid}-b${index}`, uuid: player.uuid, site: 'monocraft.net', votedAt: new Date(Date.UTC(2025, 1, 1 + index)).toISOString() })));
+      expect((await send('/game-server/votes', { votes })).status).toBe(200);
+      expect((await send('/game-server/login-texts', { loginTexts: [{ id: `${player.uuid}-t`, uuid: player.uuid, text: 'Hello', at: '2025-03-01T00:00:00Z' }] })).status).toBe(200);
+      expect((await fromBot('/chat-bot/profile-links', { links: [{ id: `${player.uuid}-l`, uuid: player.uuid, twitterId: 'walker', githubId: 'octocat', homeUrl: 'https://walk.example/' }] })).status).toBe(200);
+      expect(
+        (await fromBot('/chat-bot/accounts', { accounts: [{ id: `${chatid}-n`, chatid, name: 'walker', discriminator: '0', avatarUrl: 'https://cdn.example/a.png', reportedAt: '2026-01-01T00:00:00Z' }] })).status,
+      ).toBe(200);
+      expect((await fromBot('/chat-bot/second-accounts', { secondAccounts: [{ id: `${second}-s`, chatid: second, mainChatid: chatid, registeredAt: '2026-02-01T00:00:00Z' }] })).status).toBe(200);
+
+      const data = (await app.get(`/v2/users/data/${player.mcid}`)).body;
+      expect(data).toEqual({
+        rankText: 'Hello VIP',
+        rank: 2,
+        username: player.mcid,
+        isVerified: true,
+        uuid: player.uuid,
+        firstLogin: '2024-01-01 09:00:00',
+        firstHowManyAgo: expect.stringMatching(/^2年10か月\d+日$/),
+        leastLogin: '2026-11-20 09:00:00',
+        leastHowManyAgo: expect.stringMatching(/^\d+日$/),
+        socials: { twitterId: 'walker', discordId: chatid, githubId: 'octocat', homeUrl: 'https://walk.example/' },
+      });
+      const discord = (await app.get(`/v2/users/discord/${chatid}`)).body;
+      expect(discord).toEqual({
+        mainAccount: { id: chatid, name: 'walker', discriminator: '0', imgurl: 'https://cdn.example/a.png' },
+        subAccount: { id: second, name: second, discriminator: '0', imgurl: expect.stringMatching(/^https:\/\//) },
+      });
+    });
+
+    it('a player with no data: every key present, socials an object of nulls, no chat accounts', async () => {
+      const player = newPlayer();
+      await logIn(player, '2026-11-01T00:00:00Z');
+      expect((await app.get(`/v2/users/data/${player.uuid}`)).body).toEqual({
+        rankText: null,
+        rank: 0,
+        username: player.mcid,
+        isVerified: false,
+        uuid: player.uuid,
+        firstLogin: '2026-11-01 09:00:00',
+        firstHowManyAgo: expect.stringMatching(/^\d+日$/),
+        leastLogin: '2026-11-01 09:00:00',
+        leastHowManyAgo: expect.stringMatching(/^\d+日$/),
+        socials: { twitterId: null, discordId: null, githubId: null, homeUrl: null },
+      });
+      expect((await app.get(`/v2/users/discord/${player.uuid}`)).body).toEqual({ mainAccount: null, subAccount: null });
+      for (const route of ['data', 'discord', 'info', 'punishment']) {
+        expect((await app.get(`/v2/users/${route}/${newPlayer().uuid}`)).body).toEqual(notFound);
+      }
+    });
+  });
+
+  describe('play, groups and votes: GET /v2/users/info/{id} and /v2/users/daily-online', () => {
+    it('a player with full data: group with its end, per-era durations and their sum, away time, votes and ranks; the heatmap split at midnight in Tokyo', async () => {
+      const player = newPlayer();
+      await logIn(player, '2026-10-01T00:00:00Z');
+      const sessions = [
+        // 23:00-01:00 in Tokyo: an hour on each day.
+        { id: `${player.uuid}-1`, uuid: player.uuid, mcid: player.mcid, startedAt: '2026-11-01T14:00:00Z', endedAt: '2026-11-01T16:00:00Z' },
+        { id: `${player.uuid}-2`, uuid: player.uuid, mcid: player.mcid, startedAt: '2026-11-03T00:00:00Z', endedAt: '2026-11-03T00:00:05Z' },
+      ];
+      expect((await send('/game-server/sessions', { sessions })).status).toBe(200);
+      expect((await send('/game-server/away-time', { away: [{ id: `${player.uuid}-afk`, uuid: player.uuid, mcid: player.mcid, seconds: 3661, at: '2026-11-01T15:00:00Z' }] })).status).toBe(200);
+      const votes = Array.from({ length: 21 }, (_, index) => ({ id: `${player.uuid}-v${index}`, uuid: player.uuid, site: 'minecraft.jp', votedAt: new Date(Date.UTC(2026, 0, 1 + index)).toISOString() }));
+      // More votes on each site than any other player of this file: rank 1.
+      votes.push(...Array.from({ length: 7 }, (_, index) => ({ id: `${player.uuid}-m${index}`, uuid: player.uuid, site: 'monocraft.net', votedAt: new Date(Date.UTC(2026, 1, 1 + index)).toISOString() })));
+      expect((await send('/game-server/votes', { votes })).status).toBe(200);
+      expect((await send('/game-server/group-changes', { groupChanges: [{ id: `${player.uuid}-g`, uuid: player.uuid, group: 'Verified', expiresAt: '2027-01-01T00:00:00Z', at: '2026-11-02T00:00:00Z' }] })).status).toBe(200);
+      const info = await app.get(`/v2/users/info/${player.mcid}`);
+      expect(info.body).toEqual({
+        group: 'verified',
+        groupWhen: '2026-11-02 09:00:00',
+        groupExpireAt: '2027-01-01 09:00:00',
+        totalTime: { kassi: null, jao1: null, jao2: null, jao3: null, jao4: '2時間0分5秒', jaototal: '2時間0分5秒' },
+        afkTime: 3661,
+        afkTimeFormatted: '1時間1分1秒',
+        mcjpVoteCount: 21,
+        mcjpVoteRank: 1,
+        monoVoteCount: 7,
+        monoVoteRank: 1,
+      });
+      expect((await app.get('/v2/users/daily-online', { query: { uuid: player.uuid } })).body).toEqual([
+        { date: '2026-11-01', count: 3600 },
+        { date: '2026-11-02', count: 3600 },
+        { date: '2026-11-03', count: 5 },
+      ]);
+    });
+
+    it('a player with no data: default group, no era but the sum, zero votes ranked after every voter, an empty heatmap', async () => {
+      const player = newPlayer();
+      await logIn(player, '2026-10-01T00:00:00Z');
+      const info = (await app.get(`/v2/users/info/${player.uuid}`)).body;
+      expect(info).toMatchObject({
+        group: 'default',
+        groupExpireAt: null,
+        totalTime: { kassi: null, jao1: null, jao2: null, jao3: null, jao4: null, jaototal: '0秒' },
+        afkTime: 0,
+        afkTimeFormatted: '0秒',
+        mcjpVoteCount: 0,
+        monoVoteCount: 0,
+      });
+      expect(info.mcjpVoteRank).toBeGreaterThan(1);
+      expect((await app.get('/v2/users/daily-online', { query: { uuid: player.uuid } })).body).toEqual([]);
+      expect((await app.get('/v2/users/daily-online', { query: { uuid: newPlayer().uuid } })).body).toEqual(notFound);
+      expect((await app.get('/v2/users/daily-online')).body).toEqual({ error: 'Invalid request.' });
+    });
+  });
+
   describe('GET /v2/users/punishment/{id}', () => {
     it('every kind, newest first, with counts, state, last words and the issuer; a player known only from a punishment is known', async () => {
       const player = newPlayer();

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiKeysRepository } from '../src/api-keys/api-keys.repository';
+import { ChatAccountsRepository } from '../src/chat-accounts/chat-accounts.repository';
 import { BanlistRepository } from '../src/banlist-sync/banlist.repository';
 import { SyncLeasesRepository } from '../src/banlist-sync/sync-leases.repository';
 import { SyncRunsRepository } from '../src/banlist-sync/sync-runs.repository';
@@ -256,6 +257,9 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
   const city = (id: number) => app.get<{ data: { name: string; summary: string | null; owner: { mcid: string | null; chatid: string | null } } }>('/cities', { query: { id } });
   const pendingOf = (cityId: number) => repo(CityRequestsRepository).getViews({ status: 'pending', cityId }, { after: 0, limit: 10 });
 
+  /** A chat id (18 digits) of its own per sequence number. */
+  const chatidOf = (n: number): string => `7${String(n).padStart(17, '0')}`;
+
   // ---- the cases: every own method of every repository is a read (or a private step) or has cases ----
 
   const READS: Record<string, string[]> = {
@@ -276,6 +280,8 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     OriginalImportRepository: ['getLink', 'nextId', 'getAccount', 'getAchievement', 'getUnlockTime', 'hasLoginSince'],
     PlayersRepository: ['getByUuid', 'getByMcid', 'getLoggedIn', 'getNames', 'getInTransaction', 'getChatHolder', 'getOwnerNames'],
     UserKeysRepository: ['getByHash'],
+    // getLinksForUpdate reads (and on MySQL locks) the row; it changes nothing.
+    ChatAccountsRepository: ['getLinksForUpdate', 'getAccount', 'getLatestSecondAccount', 'getLinks'],
     AchievementsRepository: ['getDefinedIds', 'getUnlocked', 'count'],
     LoginsRepository: ['getFirstLoginSince'],
     PunishmentsRepository: ['listForPlayer', 'hasAnyForPlayer', 'getBySourceIn', 'getByIdIn'],
@@ -442,6 +448,66 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
             const after = (await repo(CityAuditRepository).getByCity(cityId, { after: 0, limit: 100 })).data;
             expect(after).toHaveLength(before + 1);
             expect(after.at(-1)).toMatchObject({ actor: 'walker' });
+          },
+        },
+      ],
+    },
+    ChatAccountsRepository: {
+      addReceipt: [
+        {
+          tables: ['chat_ingest_receipts'],
+          bumps: [],
+          async run(write) {
+            const sourceId = unique('receipt-');
+            expect(await write((tx) => repo(ChatAccountsRepository).addReceipt(tx, 'chat-bot', 'chat-account', sourceId, new Date()))).toBe(true);
+            expect(await read((tx) => repo(ChatAccountsRepository).addReceipt(tx, 'chat-bot', 'chat-account', sourceId, new Date()))).toBe(false);
+          },
+        },
+      ],
+      saveReportedAccount: [
+        {
+          tables: ['chat_accounts'],
+          bumps: [],
+          async run(write) {
+            const chatid = chatidOf(sequence++);
+            await write((tx) => repo(ChatAccountsRepository).saveReportedAccount(tx, { chatid, name: 'walker', discriminator: '0', avatarUrl: null, reportedAt: new Date() }, new Date()));
+            expect(await repo(ChatAccountsRepository).getAccount(chatid)).toEqual({ chatid, name: 'walker', discriminator: '0', avatarUrl: null });
+          },
+        },
+      ],
+      addImportedAccount: [
+        {
+          tables: ['chat_accounts'],
+          bumps: [],
+          async run(write) {
+            const chatid = chatidOf(sequence++);
+            await write((tx) => repo(ChatAccountsRepository).addImportedAccount(tx, { chatid, name: 'imported', discriminator: '1234' }, new Date()));
+            expect(await repo(ChatAccountsRepository).getAccount(chatid)).toMatchObject({ name: 'imported', discriminator: '1234' });
+          },
+        },
+      ],
+      addSecondAccount: [
+        {
+          tables: ['chat_second_accounts'],
+          bumps: [],
+          async run(write) {
+            const main = chatidOf(sequence++);
+            const chatid = chatidOf(sequence++);
+            const record = { origin: 'chat-bot' as const, sourceId: unique('second-'), chatid, mainChatid: main, registeredAt: new Date() };
+            expect(await write((tx) => repo(ChatAccountsRepository).addSecondAccount(tx, record, new Date()))).toBe(true);
+            expect(await repo(ChatAccountsRepository).getLatestSecondAccount(main)).toMatchObject({ chatid });
+          },
+        },
+      ],
+      saveLinks: [
+        {
+          tables: ['player_profile_links'],
+          bumps: [],
+          async run(write) {
+            const { uuid } = newPlayer();
+            const links = { twitterId: 'walker', githubId: null, homeUrl: 'https://walk.example/' };
+            await write((tx) => repo(ChatAccountsRepository).saveLinks(tx, uuid, links, new Date()));
+            expect(await repo(ChatAccountsRepository).getLinks(uuid)).toEqual(links);
           },
         },
       ],

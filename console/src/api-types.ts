@@ -699,6 +699,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/game-server/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report play sessions: joins, activity and quits (1-1000, one transaction, idempotent)
+         * @description Each report names its session by the server's own id. A report that moves a session on (a new session, a later activity, the quit) is accepted; one that changes nothing (a re-send, an older report, a session already ended) is skipped.
+         */
+        post: operations["GameServerPlayTimeController_reportSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game-server/away-time": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report away-from-keyboard time (1-1000, one transaction, idempotent)
+         * @description A report whose id was stored before is skipped.
+         */
+        post: operations["GameServerPlayTimeController_reportAway"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/banlist": {
         parameters: {
             query?: never;
@@ -793,6 +833,188 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/users/search/prefix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Current game ids starting with a prefix (at most 20, most recently seen first) */
+        get: operations["SiteUsersController_prefix"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/users/recentLogin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The 50 players seen last (their latest login each), or one player's 100 latest logins */
+        get: operations["SiteUsersController_recentLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/users/daily-online": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Seconds played per day over the last 366 days (the heatmap) */
+        get: operations["SiteUsersController_dailyOnline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/users/info/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A player's group, play time per era, away time and votes */
+        get: operations["SiteUsersController_info"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/users/punishment/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A player's punishments of the four kinds, with counts */
+        get: operations["SiteUsersController_punishments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who a player is: latest game id and uuid */
+        get: operations["SiteUsersController_player"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/jsa/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's unlocked achievements, as the players site reads them
+         * @description Errors carry `error` = the message text (not the code), for the players site.
+         */
+        get: operations["SiteBrandedController_achievements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/pm_recently/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's latest results of the timing mini-game, as the players site reads them
+         * @description Errors carry `error` = the message text (not the code), for the players site.
+         */
+        get: operations["SiteBrandedController_periodMatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/mcbans/ban/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A ban record of the ban-list mirror, as the players site reads it
+         * @description Errors carry `error` = the message text (not the code), for the players site.
+         */
+        get: operations["SiteBrandedController_banlistBan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/mcbans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's ban-list record, as the players site reads it
+         * @description Errors carry `error` = the message text (not the code), for the players site. 404 when the mirror has no record (the site then shows a clean record).
+         */
+        get: operations["SiteBrandedController_banlistRecord"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -878,6 +1100,66 @@ export interface paths {
         put?: never;
         /** Report periodmatch results (1-1000, one transaction, idempotent by id) */
         post: operations["GameServerMiniGamesController_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game-server/votes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report votes (1-1000, one transaction, idempotent by id)
+         * @description Each vote counts once on its site; a re-sent id is skipped. A site outside VOTE_SITES is a 400.
+         */
+        post: operations["GameServerVotesController_reportVotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game-server/login-texts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report players' login texts (1-1000, one transaction, idempotent by id)
+         * @description The latest change of a player wins; null or blank removes the text.
+         */
+        post: operations["GameServerVotesController_reportLoginTexts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game-server/group-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report players' permission groups (1-1000, one transaction, idempotent by id)
+         * @description The latest change of a player wins; a temporary group carries its end.
+         */
+        post: operations["GameServerGroupsController_reportGroupChanges"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1733,6 +2015,88 @@ export interface components {
             /** @description 1 to 1000 unlocks; all stored or none. */
             unlocks: components["schemas"]["UnlockItemDto"][];
         };
+        SessionReportDto: {
+            /**
+             * @description The game server's own id of the session (1-64 printable ASCII characters); every report of one session carries it.
+             * @example survival-1:2026-11-22:42
+             */
+            id: string;
+            /**
+             * @description Game UUID with hyphens.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+            /**
+             * @description Game id the player plays with (names a player not seen before).
+             * @example Notch
+             */
+            mcid: string;
+            /**
+             * Format: date-time
+             * @description When the player joined, ISO 8601 with a zone; the same in every report of the session.
+             * @example 2026-11-22T03:00:00Z
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @description The latest time the player was seen playing (absent in the join report).
+             * @example 2026-11-22T03:30:00Z
+             */
+            lastActiveAt?: string;
+            /**
+             * Format: date-time
+             * @description When the player quit (only in the last report of the session).
+             * @example 2026-11-22T04:00:00Z
+             */
+            endedAt?: string;
+        };
+        SessionBatchDto: {
+            /**
+             * @description Which server reports, when one API key serves several (1-64 printable ASCII characters; default: none).
+             * @example survival-1
+             */
+            server?: string;
+            /**
+             * Format: date-time
+             * @description The server (this key and `server`) started at this time: its sessions still open from before then were cut off by a crash and end at their last reported activity.
+             * @example 2026-11-22T02:55:00Z
+             */
+            serverStartedAt?: string;
+            /** @description 1 to 1000 session reports, applied in order, in one transaction. */
+            sessions: components["schemas"]["SessionReportDto"][];
+        };
+        AwayReportDto: {
+            /**
+             * @description The game server's own id of this report (1-64 printable ASCII characters).
+             * @example survival-1:afk:9001
+             */
+            id: string;
+            /**
+             * @description Game UUID with hyphens.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+            /**
+             * @description Game id the player plays with (names a player not seen before).
+             * @example Notch
+             */
+            mcid: string;
+            /**
+             * @description Seconds away from the keyboard (1 to 2678400).
+             * @example 600
+             */
+            seconds: number;
+            /**
+             * Format: date-time
+             * @description When the away time ended, ISO 8601 with a zone.
+             * @example 2026-11-22T03:40:00Z
+             */
+            at: string;
+        };
+        AwayBatchDto: {
+            /** @description 1 to 1000 away-time reports, in one transaction. */
+            away: components["schemas"]["AwayReportDto"][];
+        };
         BanlistUserDoc: {
             /** @example 069a79f4-44e9-4726-a5be-fca90e38aaf5 */
             uuid: string;
@@ -1849,6 +2213,300 @@ export interface components {
             schedule: string | null;
             /** @description True while a run (on any instance) holds the sync lease. */
             inProgress: boolean;
+        };
+        SiteErrorDoc: {
+            /**
+             * @description What went wrong, in plain words (HTML-escaped). An unknown player is exactly "User not found."
+             * @example User not found.
+             */
+            error: string;
+        };
+        RecentPlayerLoginDoc: {
+            /**
+             * @description Latest game id.
+             * @example Notch
+             */
+            mcid: string;
+            /**
+             * @description Game UUID with hyphens.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+            /**
+             * @description Id of the login record (unique in the list).
+             * @example 812
+             */
+            id: number;
+            /**
+             * @description Time of the login, wall clock in the community's time zone.
+             * @example 2026-11-22 12:04:05
+             */
+            date: string;
+        };
+        PlayerLoginDoc: {
+            /** @example 812 */
+            id: number;
+            /**
+             * @description The game id used at that login.
+             * @example Notch
+             */
+            mcid: string;
+            /**
+             * @description Wall clock in the community's time zone.
+             * @example 2026-11-22 12:04:05
+             */
+            date: string;
+        };
+        DailyOnlineDoc: {
+            /**
+             * @description The day, in the community's time zone.
+             * @example 2026-11-22
+             */
+            date: string;
+            /**
+             * @description Seconds played that day (a session across midnight is split; at most 86400).
+             * @example 5400
+             */
+            count: number;
+        };
+        SiteInfoDoc: {
+            /**
+             * @description The player's permission group, lower case; default when unknown.
+             * @example verified
+             */
+            group: string;
+            /**
+             * @description When that group was last reported (wall clock).
+             * @example 2026-11-22 12:04:05
+             */
+            groupWhen: string | null;
+            /**
+             * @description When a temporary group ends (wall clock), else null.
+             * @example null
+             */
+            groupExpireAt: string | null;
+            /**
+             * @description Play time per era of PLAYER_ERAS as X日Y時間Z分W秒 (null: no data in that era), and jaototal, the sum (never null).
+             * @example {
+             *       "kassi": null,
+             *       "jao1": null,
+             *       "jao2": null,
+             *       "jao3": null,
+             *       "jao4": "3日4時間0分5秒",
+             *       "jaototal": "3日4時間0分5秒"
+             *     }
+             */
+            totalTime: {
+                [key: string]: string | null;
+            };
+            /**
+             * @description Seconds away from keyboard in total.
+             * @example 3600
+             */
+            afkTime: number;
+            /**
+             * @description The same as X日Y時間Z分W秒.
+             * @example 1時間0分0秒
+             */
+            afkTimeFormatted: string;
+            /**
+             * @description Votes on the first vote site (VOTE_SITES).
+             * @example 12
+             */
+            mcjpVoteCount: number;
+            /**
+             * @description 1 + the players with more votes there (ties share).
+             * @example 40
+             */
+            mcjpVoteRank: number;
+            /**
+             * @description Votes on the second vote site.
+             * @example 3
+             */
+            monoVoteCount: number;
+            /** @example 120 */
+            monoVoteRank: number;
+        };
+        PunishmentCountsDoc: {
+            /** @example 1 */
+            jail: number;
+            /** @example 0 */
+            chatjail: number;
+            /** @example 0 */
+            eban: number;
+            /** @example 0 */
+            vban: number;
+        };
+        SitePunishmentDoc: {
+            /**
+             * @example Jail
+             * @enum {string}
+             */
+            type: "Jail" | "ChatJail" | "EBan" | "VBan";
+            /**
+             * @description The service's id of the punishment.
+             * @example 17
+             */
+            id: number;
+            /**
+             * @description The game id at the time.
+             * @example Notch
+             */
+            mcid: string;
+            /** @example griefing */
+            reason: string;
+            /**
+             * @description The jailed player's last words (Jail only).
+             * @example null
+             */
+            testment: string | null;
+            /**
+             * @description True while in force.
+             * @example true
+             */
+            status: boolean;
+            /**
+             * @description The issuer's game id, CONSOLE, or the automatic moderator's name.
+             * @example Moderator1
+             */
+            bannedBy: string;
+            /**
+             * @description When it was issued, wall clock in the community's time zone.
+             * @example 2026-11-22 12:04:05
+             */
+            date: string;
+        };
+        SitePunishmentsDoc: {
+            count: components["schemas"]["PunishmentCountsDoc"];
+            /** @description Every punishment, newest first. */
+            items: components["schemas"]["SitePunishmentDoc"][];
+        };
+        PlayerNameDoc: {
+            /**
+             * @description Latest game id.
+             * @example Notch
+             */
+            mcid: string;
+            /**
+             * @description Game UUID with hyphens.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+        };
+        SiteAchievementDoc: {
+            /** @example 1 */
+            id: number;
+            /** @example First city */
+            title: string;
+            /** @example Found your first city. */
+            description: string;
+            /**
+             * @description When it was unlocked, wall clock in the community's time zone.
+             * @example 2026-11-22 12:04:05
+             */
+            date: string;
+        };
+        SiteAchievementsDoc: {
+            /** @description Unlocked achievements, oldest first; hidden ones appear once unlocked. */
+            data: components["schemas"]["SiteAchievementDoc"][];
+            /**
+             * @description How many the player unlocked.
+             * @example 1
+             */
+            getted: number;
+            /**
+             * @description How many achievements are defined.
+             * @example 40
+             */
+            all: number;
+        };
+        SitePeriodMatchDoc: {
+            /** @example 3 */
+            id: number;
+            /**
+             * @description The game id at the time.
+             * @example Notch
+             */
+            mcid: string;
+            /** @example 12 */
+            success: number;
+            /** @example 3 */
+            failure: number;
+            /**
+             * @description The category, in seconds.
+             * @example 60
+             */
+            match_time: number;
+            /** @example 61 */
+            real_match_time: number;
+            /**
+             * @description Milliseconds.
+             * @example 60012
+             */
+            calc_match_time: number;
+            /**
+             * @description True for a recorded result.
+             * @example true
+             */
+            status: boolean;
+            /**
+             * @description Place within the category (ties share a place).
+             * @example 2
+             */
+            rank: number;
+            /** @example 2026-11-22 12:03:04 */
+            start_time: string;
+            /** @example 2026-11-22 12:04:05 */
+            end_time: string;
+            /**
+             * @description The end time.
+             * @example 2026-11-22 12:04:05
+             */
+            created_at: string;
+        };
+        SitePeriodMatchResponseDoc: {
+            /** @description The 50 latest results, newest first; [] when none. */
+            data: components["schemas"]["SitePeriodMatchDoc"][];
+        };
+        SiteBanlistBanDoc: {
+            /** @example play.example.org */
+            server: string | null;
+            /** @example Notch */
+            banned_by: string | null;
+            /** @example griefing */
+            reason: string;
+            /**
+             * @description Wall clock in the community's time zone.
+             * @example 2026-11-22 12:04:05
+             */
+            date: string;
+        };
+        SiteBanlistBanResponseDoc: {
+            data: components["schemas"]["SiteBanlistBanDoc"];
+        };
+        SiteBanlistRecordDoc: {
+            /** @example 10 */
+            reputation: number;
+            /** @example 0 */
+            global: number;
+            /** @example 1 */
+            local: number;
+            /** @example [] */
+            global_ids: number[];
+            /**
+             * @example [
+             *       123456
+             *     ]
+             */
+            local_ids: number[];
+            /**
+             * @description Last fetched from the upstream, wall clock in the community's time zone.
+             * @example 2026-11-22 12:04:05
+             */
+            updated_at: string;
+        };
+        SiteBanlistRecordResponseDoc: {
+            data: components["schemas"]["SiteBanlistRecordDoc"];
         };
         ReadyDoc: {
             /**
@@ -2014,6 +2672,92 @@ export interface components {
         PeriodmatchBatchDto: {
             /** @description 1 to 1000 results; all stored or none. */
             results: components["schemas"]["PeriodmatchResultDto"][];
+        };
+        VoteItemDto: {
+            /**
+             * @description The sender's own id of the vote (1-64 printable ASCII characters, no spaces): a re-sent id is skipped.
+             * @example mcjp-2026-11-22-000123
+             */
+            id: string;
+            /**
+             * @description Game UUID with hyphens; the player need not have logged in yet.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+            /**
+             * @description The vote site, one of VOTE_SITES (default minecraft.jp, monocraft.net); another site is a 400.
+             * @example minecraft.jp
+             */
+            site: string;
+            /**
+             * Format: date-time
+             * @description When the vote was cast, ISO 8601 with a zone.
+             * @example 2026-11-22T03:04:05.000Z
+             */
+            votedAt: string;
+        };
+        VoteBatchDto: {
+            /** @description 1 to 1000 votes; all stored or none. */
+            votes: components["schemas"]["VoteItemDto"][];
+        };
+        LoginTextItemDto: {
+            /**
+             * @description The sender's own id of the change (1-64 printable ASCII characters, no spaces): a re-sent id is skipped.
+             * @example logintext-000045
+             */
+            id: string;
+            /**
+             * @description Game UUID with hyphens; the player need not have logged in yet.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+            /**
+             * @description The player's login text, up to 255 characters (shown before VIP in the join title); null or blank removes it.
+             * @example Builder
+             */
+            text: string | null;
+            /**
+             * Format: date-time
+             * @description When the player set it, ISO 8601 with a zone; the latest change wins.
+             * @example 2026-11-22T03:04:05.000Z
+             */
+            at: string;
+        };
+        LoginTextBatchDto: {
+            /** @description 1 to 1000 login-text changes; all stored or none. */
+            loginTexts: components["schemas"]["LoginTextItemDto"][];
+        };
+        GroupChangeItemDto: {
+            /**
+             * @description The sender's own id of the change (1-64 printable ASCII characters, no spaces): a re-sent id is skipped.
+             * @example perm-000123
+             */
+            id: string;
+            /**
+             * @description Game UUID with hyphens; the player need not have logged in yet.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+            /**
+             * @description The permission group: 1-64 letters, digits, _ . + or - (stored in lower case).
+             * @example verified
+             */
+            group: string;
+            /**
+             * @description When a temporary group ends, ISO 8601 with a zone; absent or null: it does not.
+             * @example 2027-02-20T00:00:00.000Z
+             */
+            expiresAt?: string | null;
+            /**
+             * Format: date-time
+             * @description When the group was given, ISO 8601 with a zone; the latest change wins (and a newer login carries its own group).
+             * @example 2026-11-22T03:04:05.000Z
+             */
+            at: string;
+        };
+        GroupChangeBatchDto: {
+            /** @description 1 to 1000 group changes; all stored or none. */
+            groupChanges: components["schemas"]["GroupChangeItemDto"][];
         };
         ConsoleSessionDoc: {
             /**
@@ -4448,6 +5192,109 @@ export interface operations {
             };
         };
     };
+    GameServerPlayTimeController_reportSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["IngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch; nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A session id already names another player or start time; nothing stored. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    GameServerPlayTimeController_reportAway: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AwayBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["IngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch; nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     BanlistController_byQuery: {
         parameters: {
             query: {
@@ -4657,6 +5504,329 @@ export interface operations {
             };
         };
     };
+    SiteUsersController_prefix: {
+        parameters: {
+            query?: {
+                /** @description The start of a game id, any case; empty or absent answers []. */
+                mcid?: string;
+                /** @description The site's CAPTCHA token. Not required: it only lets a request through once the address is over the read limit. */
+                recaptcha?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The names (an empty prefix: []). An unknown player or bad input: `{"error": "User not found."}` (or another plain sentence), also with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[] | components["schemas"]["SiteErrorDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SiteUsersController_recentLogin: {
+        parameters: {
+            query?: {
+                /** @description A player (game id, uuid or chat id): that player's latest logins. Absent: the players seen last. */
+                uuid?: string;
+                /** @description The site's CAPTCHA token. Not required: it only lets a request through once the address is over the read limit. */
+                recaptcha?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first. Without uuid: `[{id, mcid, uuid, date}]`; with uuid: `[{id, mcid, date}]`. An unknown player or bad input: `{"error": "User not found."}` (or another plain sentence), also with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecentPlayerLoginDoc"][] | components["schemas"]["PlayerLoginDoc"][] | components["schemas"]["SiteErrorDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SiteUsersController_dailyOnline: {
+        parameters: {
+            query: {
+                /** @description The player (game id, uuid or chat id). */
+                uuid: string;
+                /** @description The site's CAPTCHA token. Not required: it only lets a request through once the address is over the read limit. */
+                recaptcha?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per day with play, oldest first. An unknown player or bad input: `{"error": "User not found."}` (or another plain sentence), also with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyOnlineDoc"][] | components["schemas"]["SiteErrorDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SiteUsersController_info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (any case), uuid with or without hyphens, or chat id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures. An unknown player or bad input: `{"error": "User not found."}` (or another plain sentence), also with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteInfoDoc"] | components["schemas"]["SiteErrorDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SiteUsersController_punishments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (any case), uuid with or without hyphens, or chat id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The punishments. An unknown player or bad input: `{"error": "User not found."}` (or another plain sentence), also with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitePunishmentsDoc"] | components["schemas"]["SiteErrorDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SiteUsersController_player: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (any case), uuid with or without hyphens, or chat id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player. An unknown player or bad input: `{"error": "User not found."}` (or another plain sentence), also with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerNameDoc"] | components["schemas"]["SiteErrorDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SiteBrandedController_achievements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (any case), uuid with or without hyphens, or chat id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The achievements. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["SiteAchievementsDoc"];
+                };
+            };
+            /** @description Unknown player. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    SiteBrandedController_periodMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (any case), uuid with or without hyphens, or chat id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The results. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["SitePeriodMatchResponseDoc"];
+                };
+            };
+            /** @description Unknown player. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    SiteBrandedController_banlistBan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Ban id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ban. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["SiteBanlistBanResponseDoc"];
+                };
+            };
+            /** @description Not a ban id. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description No such ban in the mirror. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    SiteBrandedController_banlistRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (any case), uuid with or without hyphens, or chat id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["SiteBanlistRecordResponseDoc"];
+                };
+            };
+            /** @description Unknown player, or no record in the mirror. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
     HealthController_live: {
         parameters: {
             query?: never;
@@ -4841,6 +6011,147 @@ export interface operations {
                 };
             };
             /** @description Invalid batch; nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    GameServerVotesController_reportVotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoteBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["IngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch (details name the element); nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    GameServerVotesController_reportLoginTexts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginTextBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["IngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch (details name the element); nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    GameServerGroupsController_reportGroupChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupChangeBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["IngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch (details name the element); nothing stored. */
             400: {
                 headers: {
                     [name: string]: unknown;

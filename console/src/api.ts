@@ -16,6 +16,7 @@ export type Conflict = Schemas['ConflictDoc'];
 export type HistoryEntry = Schemas['HistoryEntryDoc'];
 export type HistorySnapshot = Schemas['HistorySnapshotDoc'];
 export type Account = Schemas['ClubAccountDoc'];
+export type ProfileLinks = Schemas['ProfileLinksDoc'];
 export type SyncSummary = Schemas['SyncSummaryDoc'];
 export type SyncStatus = Schemas['SyncStatusDoc'];
 export type ConsoleSession = Schemas['ConsoleSessionDoc'];

@@ -45,6 +45,10 @@ export const SCHEMA_TABLES = [
   'play_imported_totals',
   'away_records',
   'away_totals',
+  'chat_accounts',
+  'chat_second_accounts',
+  'player_profile_links',
+  'chat_ingest_receipts',
 ] as const;
 
 /** Bookkeeping of the database or of TypeORM, never data: the manifest records the migrations instead. */

@@ -1,13 +1,18 @@
 import { Module } from '@nestjs/common';
+import { ChatAccountsModule } from '../chat-accounts/chat-accounts.module';
 import { BanlistSyncModule } from '../banlist-sync/banlist-sync.module';
 import { MiniGamesModule } from '../mini-games/mini-games.module';
+import { PlayTimeModule } from '../play-time/play-time.module';
+import { PlayerGroupsModule } from '../player-groups/player-groups.module';
 import { PlayersModule } from '../players/players.module';
+import { VotesModule } from '../votes/votes.module';
 import { PunishmentsModule } from '../punishments/punishments.module';
 import { UsersModule } from '../users/users.module';
 import { SiteBrandedController } from './site-branded.controller';
 import { SiteBrandedService } from './site-branded.service';
 import { SiteLoginsService } from './site-logins.service';
 import { SitePlayersService } from './site-players.service';
+import { SitePlayService } from './site-play.service';
 import { SiteProfileService } from './site-profile.service';
 import { SiteUsersController } from './site-users.controller';
 
@@ -16,8 +21,8 @@ import { SiteUsersController } from './site-users.controller';
  * part of a player's page is read from the feature that keeps it.
  */
 @Module({
-  imports: [PlayersModule, UsersModule, BanlistSyncModule, PunishmentsModule, MiniGamesModule],
+  imports: [PlayersModule, UsersModule, BanlistSyncModule, PunishmentsModule, MiniGamesModule, PlayTimeModule, PlayerGroupsModule, VotesModule, ChatAccountsModule],
   controllers: [SiteUsersController, SiteBrandedController],
-  providers: [SitePlayersService, SiteLoginsService, SiteProfileService, SiteBrandedService],
+  providers: [SitePlayersService, SiteLoginsService, SiteProfileService, SiteBrandedService, SitePlayService],
 })
 export class PlayersSiteModule {}

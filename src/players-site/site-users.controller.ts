@@ -3,10 +3,11 @@ import { ApiExtraModels, ApiOperation, ApiProperty, ApiResponse, ApiTags, getSch
 import { AnswersIn } from '../common/http/answer-style';
 import { Input } from '../common/http/input.decorator';
 import { ApiInput, ApiPathParam } from '../common/openapi/api-docs.decorators';
-import { PrefixQueryDto, RecentLoginQueryDto, SitePlayerPathDto } from './dto/site-query.dto';
+import { DailyOnlineQueryDto, PrefixQueryDto, RecentLoginQueryDto, SitePlayerPathDto } from './dto/site-query.dto';
 import { SITE_PLAYER_ID_PATTERN } from './site-player-id';
 import { type PlayerLogin, type RecentPlayerLogin, SiteLoginsService } from './site-logins.service';
-import { SiteProfileService, type SitePlayerName, type SitePunishments } from './site-profile.service';
+import { type SiteInfo, SitePlayService } from './site-play.service';
+import { type SiteChatAccount, type SitePlayerName, type SiteProfile, SiteProfileService, type SitePunishments } from './site-profile.service';
 
 export const PLAYERS_SITE_TAG = 'players-site';
 
@@ -90,6 +91,119 @@ class SitePunishmentsDoc {
   items: SitePunishmentDoc[];
 }
 
+class DailyOnlineDoc {
+  @ApiProperty({ description: "The day, in the community's time zone.", example: '2026-11-22' })
+  date: string;
+
+  @ApiProperty({ description: 'Seconds played that day (a session across midnight is split; at most 86400).', example: 5400 })
+  count: number;
+}
+
+class SiteInfoDoc {
+  @ApiProperty({ description: "The player's permission group, lower case; default when unknown.", example: 'verified' })
+  group: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'When that group was last reported (wall clock).', example: '2026-11-22 12:04:05' })
+  groupWhen: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'When a temporary group ends (wall clock), else null.', example: null })
+  groupExpireAt: string | null;
+
+  @ApiProperty({
+    description: 'Play time per era of PLAYER_ERAS as X日Y時間Z分W秒 (null: no data in that era), and jaototal, the sum (never null).',
+    example: { kassi: null, jao1: null, jao2: null, jao3: null, jao4: '3日4時間0分5秒', jaototal: '3日4時間0分5秒' },
+    type: 'object',
+    additionalProperties: { type: 'string', nullable: true },
+  })
+  totalTime: Record<string, string | null>;
+
+  @ApiProperty({ description: 'Seconds away from keyboard in total.', example: 3600 })
+  afkTime: number;
+
+  @ApiProperty({ description: 'The same as X日Y時間Z分W秒.', example: '1時間0分0秒' })
+  afkTimeFormatted: string;
+
+  @ApiProperty({ description: 'Votes on the first vote site (VOTE_SITES).', example: 12 })
+  mcjpVoteCount: number;
+
+  @ApiProperty({ description: '1 + the players with more votes there (ties share).', example: 40 })
+  mcjpVoteRank: number;
+
+  @ApiProperty({ description: 'Votes on the second vote site.', example: 3 })
+  monoVoteCount: number;
+
+  @ApiProperty({ example: 120 })
+  monoVoteRank: number;
+}
+
+class SocialsDoc {
+  @ApiProperty({ type: String, nullable: true, example: 'notch' })
+  twitterId: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The linked chat id.', example: '123456789012345678' })
+  discordId: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'A GitHub login.', example: 'notch' })
+  githubId: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'An http(s) URL.', example: 'https://example.org/' })
+  homeUrl: string | null;
+}
+
+class SiteProfileDoc {
+  @ApiProperty({ type: String, nullable: true, description: 'The join-message title from votes on the first vote site and the login text; null below 20 votes without a login text.', example: 'VIP' })
+  rankText: string | null;
+
+  @ApiProperty({ description: 'The chat-colour rank (0-13) from votes on the second vote site.', example: 1 })
+  rank: number;
+
+  @ApiProperty({ description: 'Latest game id.', example: 'Notch' })
+  username: string;
+
+  @ApiProperty({ description: 'The player has a linked chat account.', example: true })
+  isVerified: boolean;
+
+  @ApiProperty({ example: '069a79f4-44e9-4726-a5be-fca90e38aaf5' })
+  uuid: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'First login (wall clock); null for a player known only from a record.', example: '2018-03-20 10:00:00' })
+  firstLogin: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'How long ago, as years, months and days (the site appends 前).', example: '8年8か月7日' })
+  firstHowManyAgo: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Latest login (wall clock; the original spelled it so).', example: '2026-11-22 12:04:05' })
+  leastLogin: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: '5日' })
+  leastHowManyAgo: string | null;
+
+  @ApiProperty({ type: SocialsDoc })
+  socials: SocialsDoc;
+}
+
+class SiteChatAccountDoc {
+  @ApiProperty({ description: 'Chat id.', example: '123456789012345678' })
+  id: string;
+
+  @ApiProperty({ example: 'notch' })
+  name: string;
+
+  @ApiProperty({ description: '"0" where the platform has none.', example: '0' })
+  discriminator: string;
+
+  @ApiProperty({ description: "Avatar URL as last reported; the platform's default until one is.", example: 'https://cdn.discordapp.com/embed/avatars/0.png' })
+  imgurl: string;
+}
+
+class SiteChatAccountsDoc {
+  @ApiProperty({ type: SiteChatAccountDoc, nullable: true })
+  mainAccount: SiteChatAccountDoc | null;
+
+  @ApiProperty({ type: SiteChatAccountDoc, nullable: true, description: 'The latest second account of the same person.' })
+  subAccount: SiteChatAccountDoc | null;
+}
+
 /** A bare answer: the payload, or `{"error": …}` with the same HTTP 200 (the site looks for the key). */
 function ApiBareAnswer(description: string, ...payloads: Array<SchemaObject | ReferenceObject>): MethodDecorator {
   return ApiResponse({
@@ -118,6 +232,7 @@ export class SiteUsersController {
   constructor(
     private readonly logins: SiteLoginsService,
     private readonly profiles: SiteProfileService,
+    private readonly play: SitePlayService,
   ) {}
 
   @Get('search/prefix')
@@ -139,6 +254,50 @@ export class SiteUsersController {
   @limited
   recentLogin(@Input() input: RecentLoginQueryDto): Promise<RecentPlayerLogin[] | PlayerLogin[]> {
     return input.uuid === undefined ? this.logins.recentPlayers() : this.logins.recentOf(input.uuid);
+  }
+
+  @Get('daily-online')
+  @AnswersIn('bare', { captchaOverLimit: true })
+  @ApiOperation({ summary: 'Seconds played per day over the last 366 days (the heatmap)' })
+  @ApiInput(DailyOnlineQueryDto, 'query')
+  @ApiBareAnswer('One entry per day with play, oldest first.', listOf(DailyOnlineDoc))
+  @ApiExtraModels(DailyOnlineDoc)
+  @limited
+  dailyOnline(@Input() input: DailyOnlineQueryDto): Promise<Array<{ date: string; count: number }>> {
+    return this.play.dailyOnline(input.uuid);
+  }
+
+  @Get('data/:id')
+  @AnswersIn('bare', { captchaOverLimit: true })
+  @ApiOperation({ summary: 'Who a player is: name, vote rewards, first and latest login, profile links' })
+  @ApiPathParam('id', SITE_PLAYER_ID_SCHEMA, 'Game id (any case), uuid with or without hyphens, or chat id.')
+  @ApiBareAnswer('The profile.', ref(SiteProfileDoc))
+  @ApiExtraModels(SiteProfileDoc)
+  @limited
+  profile(@Input() input: SitePlayerPathDto): Promise<SiteProfile> {
+    return this.profiles.profile(input.id);
+  }
+
+  @Get('discord/:id')
+  @AnswersIn('bare', { captchaOverLimit: true })
+  @ApiOperation({ summary: "A player's chat account and second account" })
+  @ApiPathParam('id', SITE_PLAYER_ID_SCHEMA, 'Game id (any case), uuid with or without hyphens, or chat id.')
+  @ApiBareAnswer('The accounts.', ref(SiteChatAccountsDoc))
+  @ApiExtraModels(SiteChatAccountsDoc)
+  @limited
+  chatAccounts(@Input() input: SitePlayerPathDto): Promise<{ mainAccount: SiteChatAccount | null; subAccount: SiteChatAccount | null }> {
+    return this.profiles.chatAccountsOf(input.id);
+  }
+
+  @Get('info/:id')
+  @AnswersIn('bare', { captchaOverLimit: true })
+  @ApiOperation({ summary: "A player's group, play time per era, away time and votes" })
+  @ApiPathParam('id', SITE_PLAYER_ID_SCHEMA, 'Game id (any case), uuid with or without hyphens, or chat id.')
+  @ApiBareAnswer('The figures.', ref(SiteInfoDoc))
+  @ApiExtraModels(SiteInfoDoc)
+  @limited
+  info(@Input() input: SitePlayerPathDto): Promise<SiteInfo> {
+    return this.play.info(input.id);
   }
 
   @Get('punishment/:id')

@@ -58,6 +58,17 @@ export class PlayersService {
     }
   }
 
+  /**
+   * `ensureKnown` for one player whose game id the sender may know: with a game id, the player
+   * gets it as `ensure` gives it; without, a bare row.
+   */
+  async ensureKnownAs(tx: Transaction, uuid: string, mcid: string | null = null): Promise<void> {
+    if (mcid) {
+      return this.ensure(uuid, mcid, tx);
+    }
+    await this.ensureKnown(tx, [uuid.toLowerCase()]);
+  }
+
   /** Keeps `players` in step with newly stored login records, inside the caller's transaction. */
   async recordLogins(tx: Transaction, summaries: readonly PlayerLoginSummary[]): Promise<void> {
     if (summaries.length === 0) {
