@@ -4,7 +4,10 @@ import { CityRequestsRepository } from '../cities/city-requests.repository';
 import { CityRulesService } from '../cities/city-rules.service';
 import { ClubAccountsRepository } from '../club/club-accounts.repository';
 import { PasswordsService } from '../club/passwords.service';
+import { ChatAccountsModule } from '../chat-accounts/chat-accounts.module';
+import { MiniGamesModule } from '../mini-games/mini-games.module';
 import { PlayersModule } from '../players/players.module';
+import { PunishmentsModule } from '../punishments/punishments.module';
 import { UsersModule } from '../users/users.module';
 import { OriginalCitiesImporter } from './original-cities.importer';
 import { OriginalImportRepository } from './original-import.repository';
@@ -15,7 +18,7 @@ import { OriginalSiteImporter } from './original-site.importer';
 
 /** `import:original` (command line only): the original service's database into this one. */
 @Module({
-  imports: [PlayersModule, UsersModule],
+  imports: [PlayersModule, UsersModule, ChatAccountsModule, PunishmentsModule, MiniGamesModule],
   providers: [CitiesRepository, CityRequestsRepository, CityRulesService, ClubAccountsRepository, PasswordsService, OriginalImportRepository, OriginalCitiesImporter, OriginalRequestsImporter, OriginalPlayersImporter, OriginalSiteImporter, OriginalImportService],
   exports: [OriginalImportService],
 })

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { ChatAccountsImport } from '../chat-accounts/chat-accounts.import';
 import { AppConfig } from '../config/app-config';
 import { chunks } from '../database/chunks';
 import type { Transaction } from '../database/transaction';
@@ -20,6 +21,14 @@ import { chatIdOf, sourceIdOf, flagOf, gameIdOf, instantOf, integerOf, loginSucc
 const PLAYERS_PER_SETTLE = 500;
 
 type Progress = (table: string, rows: number) => void;
+
+interface ChatLinkRow {
+  id: number;
+  uuid: string;
+  chatid: string;
+  name: string | null;
+  discriminator: string | null;
+}
 
 interface ImportedClubAccount {
   id: number;
@@ -58,6 +67,7 @@ export class OriginalPlayersImporter {
     private readonly passwords: PasswordsService,
     private readonly imports: OriginalImportRepository,
     private readonly accounts: ClubAccountsRepository,
+    private readonly chatAccounts: ChatAccountsImport,
   ) {}
 
   /** Login records: refused logins and those before the cutoff are skipped; addresses and GeoIP are not read at all. */
@@ -121,14 +131,18 @@ export class OriginalPlayersImporter {
     }
   }
 
-  /** Active chat links; where several claim one player or one chat id, the newest (highest id) wins. */
+  /**
+   * Active chat links; where several claim one player or one chat id, the newest (highest id) wins.
+   * The chat account of a link made or kept here gets the row's name and discriminator (the
+   * players site shows them until the chat bot reports newer ones); other rows are history.
+   */
   async importChatLinks(run: Run, onProgress: Progress): Promise<void> {
     const table = 'discordlink';
     run.report.counts(table);
     const players = new Set<string>();
     const chatIds = new Set<string>();
     let rows = 0;
-    for await (const page of run.source.pages(table, ['uuid', 'disid', 'disabled'], { descending: true })) {
+    for await (const page of run.source.pages(table, ['uuid', 'disid', 'disabled', 'name', 'discriminator'], { descending: true })) {
       await inTransactions(run.target, page, async (tx, chunk) => {
         for (const row of chunk) {
           if (flagOf(row.disabled)) {
@@ -136,7 +150,13 @@ export class OriginalPlayersImporter {
             run.report.count(table, 'excluded');
             continue;
           }
-          const link = readRow(run, table, row, () => ({ id: integerOf(row.id, 'id'), uuid: uuidOf(row.uuid), chatid: chatIdOf(row.disid) }));
+          const link = readRow(run, table, row, () => ({
+            id: integerOf(row.id, 'id'),
+            uuid: uuidOf(row.uuid),
+            chatid: chatIdOf(row.disid),
+            name: optionalText(row.name),
+            discriminator: optionalText(row.discriminator),
+          }));
           if (!link) {
             continue;
           }
@@ -154,28 +174,41 @@ export class OriginalPlayersImporter {
     }
   }
 
-  private async importChatLink(run: Run, tx: Transaction, link: { id: number; uuid: string; chatid: string }): Promise<void> {
+  private async importChatLink(run: Run, tx: Transaction, link: ChatLinkRow): Promise<void> {
+    const table = 'discordlink';
+    const outcome = await this.linkChat(run, tx, link);
+    if (outcome === 'imported' || outcome === 'unchanged') {
+      // The same row to the chat accounts (by its id, idempotent there): the link is already as it says.
+      const result = await this.chatAccounts.importChatLinksIn(tx, [{ sourceId: String(link.id), uuid: link.uuid, mcid: null, chatid: link.chatid, name: link.name, discriminator: link.discriminator, disabled: false }]);
+      for (const refusal of result.refused) {
+        run.report.problem(table, link.id, `the chat account's name was not imported: ${refusal.reason}`);
+      }
+      run.report.count(table, outcome);
+    }
+  }
+
+  /** Links the player to the chat id where nothing here contradicts it; the row's outcome, or undefined when it was reported as skipped. */
+  private async linkChat(run: Run, tx: Transaction, link: ChatLinkRow): Promise<'imported' | 'unchanged' | undefined> {
     const table = 'discordlink';
     const player = await this.playersRepository.getInTransaction(tx, link.uuid);
     if (!player?.lastLogin || player.lastLogin < this.config.dataCutoff) {
       run.report.skip(table, link.id, `player ${link.uuid} has no login on or after the data cutoff`);
-      return;
+      return undefined;
     }
     if (player.chatid === link.chatid) {
-      run.report.count(table, 'unchanged');
-      return;
+      return 'unchanged';
     }
     if (player.chatid !== null) {
       run.report.skip(table, link.id, `player ${link.uuid} is linked to another chat id here; kept as it is`);
-      return;
+      return undefined;
     }
     const holder = await this.playersRepository.getChatHolder(tx, link.chatid);
     if (holder) {
       run.report.skip(table, link.id, `chat id ${link.chatid} is linked to another player here (${holder}); kept as it is`);
-      return;
+      return undefined;
     }
     await this.players.setChatid(tx, link.uuid, link.chatid);
-    run.report.count(table, 'imported');
+    return 'imported';
   }
 
   /**

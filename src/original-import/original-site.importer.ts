@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { importFeatureTable, type FeatureTable } from './feature-table';
+import { ChatAccountsImport } from '../chat-accounts/chat-accounts.import';
+import { MiniGamesImport } from '../mini-games/mini-games.import';
+import { PunishmentsImport } from '../punishments/punishments.import';
+import { tableImport, type TableImport } from './feature-table';
 import type { Run } from './import-run';
+import { periodMatchTable, profileLinksTable, punishmentTable, secondAccountTable } from './original-site-tables';
 
 type Progress = (table: string, rows: number) => void;
 
@@ -11,9 +15,21 @@ type Progress = (table: string, rows: number) => void;
  */
 @Injectable()
 export class OriginalSiteImporter {
+  constructor(
+    private readonly chatAccounts: ChatAccountsImport,
+    private readonly punishments: PunishmentsImport,
+    private readonly miniGames: MiniGamesImport,
+  ) {}
+
   /** The tables in import order, built for this run's source (its layout decides the columns read). */
-  private tables(_run: Run): Array<FeatureTable<unknown>> {
-    return [];
+  private tables(run: Run): TableImport[] {
+    const { source } = run;
+    return [
+      tableImport(secondAccountTable(source, (tx, rows) => this.chatAccounts.importSecondAccountsIn(tx, rows))),
+      tableImport(profileLinksTable((tx, rows) => this.chatAccounts.importProfileLinksIn(tx, rows))),
+      ...(['jail', 'eban', 'chatban', 'chatjail'] as const).map((table) => tableImport(punishmentTable(source, table, (tx, rows) => this.punishments.importPunishmentsIn(tx, rows)))),
+      tableImport(periodMatchTable((tx, rows) => this.miniGames.importPeriodmatchIn(tx, rows))),
+    ];
   }
 
   /**
@@ -23,7 +39,7 @@ export class OriginalSiteImporter {
   async importAll(run: Run, start: (table: string) => Promise<boolean>, onProgress: Progress): Promise<void> {
     for (const table of this.tables(run)) {
       if (await start(table.table)) {
-        await importFeatureTable(run, table, (rows) => onProgress(table.table, rows));
+        await table.import(run, (rows) => onProgress(table.table, rows));
       } else {
         run.report.problem(table.table, null, `warning: the source has no ${table.table} table; nothing of it was imported`);
       }

@@ -1,0 +1,180 @@
+import { ChatAccountsReader } from '../src/chat-accounts/chat-accounts.reader';
+import { MiniGamesReader } from '../src/mini-games/mini-games.reader';
+import { PunishmentsReader } from '../src/punishments/punishments.reader';
+import type { ImportReportJson as Report, TableCounts as Counts } from '../src/original-import/import-report';
+import { createOriginalSource, OriginalSource, OriginalTable } from './support/original-source';
+import { runCli } from './support/run-cli';
+import { newPlayer, TestApp } from './support/test-app';
+
+/** A table's counts: every row read (= the source's COUNT(*)), skipped = excluded by a rule + problems. */
+const counts = (read: number, imported: number, unchanged: number, excluded: number, problems: number): Counts => ({
+  sourceRows: read,
+  read,
+  imported,
+  unchanged,
+  skipped: excluded + problems,
+  excluded,
+  problems,
+});
+
+const CUTOFF = '2018-03-20T00:00:00+09:00';
+const jst = (wallClock: string): Date => new Date(`${wallClock.replace(' ', 'T')}+09:00`);
+
+const SITE_TABLES: OriginalTable[] = ['subaccount', 'socials', 'jail', 'eban', 'chatban', 'chatjail', 'periodmatch2'];
+
+/**
+ * The players site's source tables (original-sites.md section 4) through the real CLI into the
+ * features, checked through their readers: every row accounted for by table and id, a rerun
+ * changes nothing, tables without ids identified by key columns or a hash.
+ */
+describe('import:original: the players site tables (e2e: a MariaDB source, the real CLI, the features readers)', () => {
+  let source: OriginalSource;
+  let app: TestApp;
+  const alice = newPlayer();
+  const bob = newPlayer();
+  /** Never logged in: known here only through the imported records. */
+  const erin = newPlayer();
+  const chatAlice = '200000000000000001';
+  const chatAliceSub = '200000000000000002';
+  const chatBob = '200000000000000003';
+
+  const cli = async (...args: string[]): Promise<Report> => {
+    const run = await runCli(['import:original', ...args, '--json'], { DATABASE_URL: app.database.url, DATA_CUTOFF: CUTOFF, NODE_ENV: 'test', LOG_LEVEL: 'error' });
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    return JSON.parse(run.stdout) as Report;
+  };
+  const insert = (table: string, rows: Array<Record<string, unknown>>): Promise<void> => {
+    const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+    return source.query(
+      `INSERT INTO \`${table}\` (${columns.join(', ')}) VALUES ${rows.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ')}`,
+      rows.flatMap((row) => columns.map((column) => row[column] ?? null)),
+    );
+  };
+
+  async function fillSource(): Promise<void> {
+    await insert('login', [
+      { player: 'AliceName', uuid: alice.uuid, date: '2020-01-01 00:00:00', login_success: 1, permission: 'Default' },
+      { player: 'BobName', uuid: bob.uuid, date: '2020-01-02 00:00:00', login_success: 1, permission: 'Default' },
+    ]);
+    await insert('discordlink', [
+      { player: 'AliceName', uuid: alice.uuid, name: 'alice#chat', disid: chatAlice, discriminator: '0420', disabled: 0 },
+      { player: 'BobName', uuid: bob.uuid, name: 'bob', disid: chatBob, discriminator: '0', disabled: 1 },
+    ]);
+    // No id column: identified by disid. One main_disid that is no chat id.
+    await insert('subaccount', [
+      { disid: chatAliceSub, name: 'alice-alt', discriminator: '1234', main_disid: chatAlice, created_at: '2021-01-01 00:00:00' },
+      { disid: '200000000000000009', name: 'broken', discriminator: null, main_disid: 'nobody', created_at: '2021-01-01 00:00:00' },
+    ]);
+    // No id column, no key: identified by uuid; bob twice (one row per player); an invalid home URL is left out.
+    await insert('socials', [
+      { uuid: alice.uuid, twitterId: 'alice_tw', githubId: 'https://github.com/alice-gh', homeUrl: 'javascript:alert(1)', created_at: '2021-01-01 00:00:00' },
+      { uuid: bob.uuid, twitterId: 'bob_tw', githubId: null, homeUrl: 'https://bob.example/', created_at: '2021-01-01 00:00:00' },
+      { uuid: bob.uuid, twitterId: 'bob_zzz_older', githubId: null, homeUrl: null, created_at: '2020-01-01 00:00:00' },
+    ]);
+    await insert('jail', [
+      { player: 'AliceName', uuid: alice.uuid, banned_by: 'OpName', reason: 'griefing', testment: 'sorry', status: 1, created_at: '2021-03-01 12:00:00' },
+      { player: 'AliceName', uuid: alice.uuid, banned_by: 'CONSOLE', reason: 'old', testment: null, status: 0, created_at: '2020-03-01 12:00:00', updated_at: '2020-03-02 12:00:00' },
+    ]);
+    await insert('eban', [
+      { player: 'ErinName', uuid: erin.uuid, banned_by: 'OpName', reason: 'x', status: 'punishing', created_at: '2021-04-01 00:00:00' },
+      { player: 'ErinName', uuid: erin.uuid, banned_by: 'OpName', reason: 'y', status: 'end', created_at: '2021-03-01 00:00:00' },
+      { player: 'ErinName', uuid: erin.uuid, banned_by: 'OpName', reason: 'z', status: 'maybe', created_at: '2021-02-01 00:00:00' },
+    ]);
+    // Both mute tables are one kind; their ids overlap.
+    await insert('chatban', [{ player: 'BobName', uuid: bob.uuid, banned_by: 'OpName', reason: 'spam', status: Buffer.from([1]), created_at: '2022-01-01 00:00:00' }]);
+    await insert('chatjail', [{ player: 'BobName', uuid: bob.uuid, banned_by: 'OpName', reason: 'old spam', status: 0, created_at: '2019-01-01 00:00:00' }]);
+    await insert('periodmatch2', [
+      { uuid: alice.uuid, player: 'AliceName', success: 3, failure: 1, match_time: 30, real_match_time: 31, calc_match_time: 30500, start_time: '2021-05-01 10:00:00', end_time: '2021-05-01 10:00:31' },
+      { uuid: bob.uuid, player: 'BobName', success: 5, failure: 0, match_time: 30, real_match_time: 30, calc_match_time: 30010, start_time: '2021-05-02 10:00:00', end_time: '2021-05-02 10:00:30' },
+      { uuid: alice.uuid, player: 'AliceName', success: 1, failure: 0, match_time: 30, real_match_time: 30, calc_match_time: 30000, start_time: null, end_time: '2021-05-03 10:00:30' },
+    ]);
+  }
+
+  beforeAll(async () => {
+    source = await createOriginalSource(['login', 'cities', 'discordlink', ...SITE_TABLES]);
+    await fillSource();
+    app = await TestApp.start({ DATA_CUTOFF: CUTOFF });
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+    await source?.drop();
+  });
+
+  let first: Report;
+
+  it('a dry run reports what the real run does; every table reconciles by table and id', async () => {
+    const dry = await cli('--from', source.url, '--dry-run');
+    first = await cli('--from', source.url);
+    expect(dry.tables).toEqual(first.tables);
+    expect(dry.problems).toEqual(first.problems);
+    for (const [table, entry] of Object.entries(first.tables)) {
+      expect({ table, read: entry.read, parts: entry.imported + entry.unchanged + entry.skipped }).toEqual({ table, read: entry.sourceRows, parts: entry.sourceRows });
+      expect(first.problems.filter((problem) => problem.table === table && problem.skipped)).toHaveLength(entry.problems);
+    }
+    expect(first.tables).toMatchObject({
+      discordlink: counts(2, 1, 0, 1, 0),
+      subaccount: counts(2, 1, 0, 0, 1),
+      socials: counts(3, 2, 0, 0, 1),
+      jail: counts(2, 2, 0, 0, 0),
+      eban: counts(3, 2, 0, 0, 1),
+      chatban: counts(1, 1, 0, 0, 0),
+      chatjail: counts(1, 1, 0, 0, 0),
+      periodmatch2: counts(3, 2, 0, 0, 1),
+    });
+    const problem = (table: string, id: number | string | null): string[] => first.problems.filter((entry) => entry.table === table && entry.id === id).map((entry) => entry.reason);
+    expect(problem('subaccount', '200000000000000009')).toEqual([expect.stringMatching(/main_disid "nobody" is not a chat id/)]);
+    expect(problem('socials', null)).toEqual([]);
+    expect(problem('socials', bob.uuid)).toEqual([]);
+    const socials = first.problems.filter((entry) => entry.table === 'socials').map((entry) => [entry.id, entry.skipped, entry.reason]);
+    expect(socials).toHaveLength(2);
+    expect(socials).toEqual(
+      expect.arrayContaining([
+        [alice.uuid, false, expect.stringMatching(/homeUrl "javascript:alert\(1\)" is not an http\(s\) URL; left out/)],
+        [`${bob.uuid}#2`, true, expect.stringMatching(new RegExp(`already holds player ${bob.uuid}`))],
+      ]),
+    );
+    expect(problem('eban', 3)).toEqual([expect.stringMatching(/status "maybe" is neither in force/)]);
+    expect(problem('periodmatch2', 3)).toEqual([expect.stringMatching(/start_time is missing/)]);
+  });
+
+  it('the features show the imported rows through their readers; a player who never logged in is known by the records', async () => {
+    const chat = app.app.get(ChatAccountsReader);
+    expect(await chat.forPlayer(alice.uuid, chatAlice)).toMatchObject({
+      main: { id: chatAlice, name: 'alice#chat', discriminator: '0420' },
+      sub: { id: chatAliceSub, name: 'alice-alt', discriminator: '1234' },
+    });
+    expect(await chat.profileLinks(alice.uuid)).toEqual({ twitterId: 'alice_tw', githubId: 'alice-gh', homeUrl: null });
+    expect(await chat.profileLinks(bob.uuid)).toEqual({ twitterId: 'bob_tw', githubId: null, homeUrl: 'https://bob.example/' });
+    expect(await chat.profileLinks(erin.uuid)).toEqual({ twitterId: null, githubId: null, homeUrl: null });
+
+    const punishments = app.app.get(PunishmentsReader);
+    const aliceP = await punishments.forPlayer(alice.uuid);
+    expect(aliceP.counts).toEqual({ jail: 2, chatjail: 0, eban: 0, vban: 0 });
+    expect(aliceP.items.map((item) => [item.kind, item.reason, item.testment, item.active, item.issuedBy, item.issuedAt.toISOString(), item.liftedAt?.toISOString() ?? null])).toEqual([
+      ['Jail', 'griefing', 'sorry', true, 'OpName', jst('2021-03-01 12:00:00').toISOString(), null],
+      ['Jail', 'old', null, false, 'CONSOLE', jst('2020-03-01 12:00:00').toISOString(), jst('2020-03-02 12:00:00').toISOString()],
+    ]);
+    const bobP = await punishments.forPlayer(bob.uuid);
+    expect(bobP.counts).toEqual({ jail: 0, chatjail: 2, eban: 0, vban: 0 });
+    expect(new Set(bobP.items.map((item) => item.id)).size).toBe(2);
+    expect((await punishments.forPlayer(erin.uuid)).items.map((item) => [item.kind, item.active])).toEqual([
+      ['EBan', true],
+      ['EBan', false],
+    ]);
+    expect(await punishments.hasAny(newPlayer().uuid)).toBe(false);
+
+    const games = app.app.get(MiniGamesReader);
+    expect((await games.recent(alice.uuid)).map((result) => [result.success, result.failure, result.rank])).toEqual([[3, 1, 2]]);
+    expect((await games.recent(bob.uuid)).map((result) => [result.success, result.rank])).toEqual([[5, 1]]);
+  });
+
+  it('a second run changes nothing and reports the same problems', async () => {
+    const again = await cli('--from', source.url);
+    for (const [table, now] of Object.entries(again.tables)) {
+      const before = first.tables[table];
+      expect({ table, ...now }).toEqual({ table, ...counts(before.read, 0, before.imported + before.unchanged, before.excluded, before.problems) });
+    }
+    expect(again.problems).toEqual(first.problems);
+  });
+});
