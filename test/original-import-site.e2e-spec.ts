@@ -1,5 +1,8 @@
 import { ChatAccountsReader } from '../src/chat-accounts/chat-accounts.reader';
 import { MiniGamesReader } from '../src/mini-games/mini-games.reader';
+import { PlayTimeReader } from '../src/play-time/play-time.reader';
+import { PlayerGroupsReader } from '../src/player-groups/player-groups.reader';
+import { VotesReader } from '../src/votes/votes.reader';
 import { PunishmentsReader } from '../src/punishments/punishments.reader';
 import type { ImportReportJson as Report, TableCounts as Counts } from '../src/original-import/import-report';
 import { createOriginalSource, OriginalSource, OriginalTable } from './support/original-source';
@@ -20,7 +23,21 @@ const counts = (read: number, imported: number, unchanged: number, excluded: num
 const CUTOFF = '2018-03-20T00:00:00+09:00';
 const jst = (wallClock: string): Date => new Date(`${wallClock.replace(' ', 'T')}+09:00`);
 
-const SITE_TABLES: OriginalTable[] = ['subaccount', 'socials', 'jail', 'eban', 'chatban', 'chatjail', 'periodmatch2'];
+const SITE_TABLES: OriginalTable[] = [
+  'daily-onlinetime',
+  'onlinetime',
+  'afktime',
+  'vote',
+  'vote_monocraft',
+  'permissions',
+  'subaccount',
+  'socials',
+  'jail',
+  'eban',
+  'chatban',
+  'chatjail',
+  'periodmatch2',
+];
 
 /**
  * The players site's source tables (original-sites.md section 4) through the real CLI into the
@@ -59,6 +76,43 @@ describe('import:original: the players site tables (e2e: a MariaDB source, the r
     await insert('discordlink', [
       { player: 'AliceName', uuid: alice.uuid, name: 'alice#chat', disid: chatAlice, discriminator: '0420', disabled: 0 },
       { player: 'BobName', uuid: bob.uuid, name: 'bob', disid: chatBob, discriminator: '0', disabled: 1 },
+    ]);
+    // No id column and no key: each session identified by a hash of the row; a session recorded twice is two rows.
+    // Sessions end at created_at (JST): alice's first crosses midnight in Tokyo.
+    await insert('daily-onlinetime', [
+      { uuid: alice.uuid, player: 'AliceName', onlinetime: 3600, created_at: '2026-11-20 00:30:00' },
+      { uuid: alice.uuid, player: 'AliceName', onlinetime: 600, created_at: '2026-11-21 12:00:00' },
+      { uuid: alice.uuid, player: 'AliceName', onlinetime: 600, created_at: '2026-11-21 12:00:00' },
+      { uuid: bob.uuid, player: 'BobName', onlinetime: -5, created_at: '2026-11-21 12:00:00' },
+      { uuid: 'not-a-uuid', player: 'Nobody', onlinetime: 60, created_at: '2026-11-21 12:00:00' },
+    ]);
+    // One total per player (no key: identified by uuid); bob recorded twice, the newer (updated_at) wins.
+    await insert('onlinetime', [
+      { player: 'AliceName', uuid: alice.uuid, onlinetime: 7200, updated_at: '2026-11-21 00:00:00' },
+      { player: 'BobName', uuid: bob.uuid, onlinetime: 999, updated_at: '2020-01-01 00:00:00' },
+      { player: 'BobName', uuid: bob.uuid, onlinetime: 100, updated_at: '2026-11-21 00:00:00' },
+      { player: 'ErinName', uuid: erin.uuid, onlinetime: 50, updated_at: '2026-11-21 00:00:00' },
+    ]);
+    // Two identical accumulations (copies of one hash) count twice; one without a time.
+    await insert('afktime', [
+      { uuid: alice.uuid, seconds: 30, created_at: '2026-11-01 00:00:00' },
+      { uuid: alice.uuid, seconds: 30, created_at: '2026-11-01 00:00:00' },
+      { uuid: bob.uuid, seconds: 45, created_at: null },
+    ]);
+    // The first site with a login text and an epoch time in milliseconds; the second keyed by uuid, counts as text.
+    await insert('vote', [
+      { player: 'AliceName', uuid: alice.uuid, count: 25, lasttime: 1764000000000, logintext: 'Hello' },
+      { player: 'BobName', uuid: bob.uuid, count: 3, lasttime: null, logintext: null },
+    ]);
+    await insert('vote_monocraft', [
+      { uuid: alice.uuid, player: 'AliceName', count: '170', last: '2026-11-01 00:00:00' },
+      { uuid: bob.uuid, player: 'BobName', count: 'lots', last: null },
+    ]);
+    // alice's older row is superseded by the newer one (highest id); erin never logged in.
+    await insert('permissions', [
+      { player: 'AliceName', uuid: alice.uuid, permission: 'Default', expire_at: null, updated_at: '2020-01-01 00:00:00' },
+      { player: 'AliceName', uuid: alice.uuid, permission: 'Verified', expire_at: '2027-01-01 00:00:00', updated_at: '2026-10-01 00:00:00' },
+      { player: 'ErinName', uuid: erin.uuid, permission: 'Admin', expire_at: null, updated_at: '2026-10-01 00:00:00' },
     ]);
     // No id column: identified by disid. One main_disid that is no chat id.
     await insert('subaccount', [
@@ -114,6 +168,12 @@ describe('import:original: the players site tables (e2e: a MariaDB source, the r
     }
     expect(first.tables).toMatchObject({
       discordlink: counts(2, 1, 0, 1, 0),
+      'daily-onlinetime': counts(5, 3, 0, 0, 2),
+      onlinetime: counts(4, 3, 0, 0, 1),
+      afktime: counts(3, 3, 0, 0, 0),
+      vote: counts(2, 2, 0, 0, 0),
+      vote_monocraft: counts(2, 1, 0, 0, 1),
+      permissions: counts(3, 2, 0, 0, 1),
       subaccount: counts(2, 1, 0, 0, 1),
       socials: counts(3, 2, 0, 0, 1),
       jail: counts(2, 2, 0, 0, 0),
@@ -123,6 +183,17 @@ describe('import:original: the players site tables (e2e: a MariaDB source, the r
       periodmatch2: counts(3, 2, 0, 0, 1),
     });
     const problem = (table: string, id: number | string | null): string[] => first.problems.filter((entry) => entry.table === table && entry.id === id).map((entry) => entry.reason);
+    expect(problem('daily-onlinetime', null)).toEqual([expect.stringMatching(/no key columns; each row is identified by a hash of all its columns \(4\)/)]);
+    const sessionProblems = first.problems.filter((entry) => entry.table === 'daily-onlinetime' && entry.skipped);
+    expect(sessionProblems.map((entry) => [typeof entry.id === 'string' && /^h:[0-9a-f]{40}$/.test(entry.id), entry.reason])).toEqual(
+      expect.arrayContaining([
+        [true, expect.stringMatching(/onlinetime "-5" is not a whole number/)],
+        [true, expect.stringMatching(/uuid "not-a-uuid" is not a uuid/)],
+      ]),
+    );
+    expect(problem('onlinetime', `${bob.uuid}#2`)).toEqual([expect.stringMatching(new RegExp(`row ${bob.uuid} of this table already holds player`))]);
+    expect(problem('vote_monocraft', bob.uuid)).toEqual([expect.stringMatching(/count "lots" is not a whole number/)]);
+    expect(problem('permissions', 1)).toEqual([expect.stringMatching(/row 2 of this table already holds player/)]);
     expect(problem('subaccount', '200000000000000009')).toEqual([expect.stringMatching(/main_disid "nobody" is not a chat id/)]);
     expect(problem('socials', null)).toEqual([]);
     expect(problem('socials', bob.uuid)).toEqual([]);
@@ -139,6 +210,28 @@ describe('import:original: the players site tables (e2e: a MariaDB source, the r
   });
 
   it('the features show the imported rows through their readers; a player who never logged in is known by the records', async () => {
+    const playTime = app.app.get(PlayTimeReader);
+    // 3,600 s ending 00:30 JST: 1,800 s on each day; the recorded-twice session counts twice in the heatmap.
+    expect(await playTime.dailyOnline(alice.uuid, new Date('2026-11-25T00:00:00Z'))).toEqual([
+      { date: '2026-11-19', count: 1800 },
+      { date: '2026-11-20', count: 1800 },
+      { date: '2026-11-21', count: 1200 },
+    ]);
+    expect(Object.fromEntries(await playTime.eraTotals(alice.uuid))).toEqual({ jao4: 7200 });
+    expect(Object.fromEntries(await playTime.eraTotals(bob.uuid))).toEqual({ jao4: 100 });
+    expect(Object.fromEntries(await playTime.eraTotals(erin.uuid))).toEqual({ jao4: 50 });
+    expect(await playTime.awaySeconds(alice.uuid)).toBe(60);
+    expect(await playTime.awaySeconds(bob.uuid)).toBe(45);
+    expect(await playTime.awaySeconds(erin.uuid)).toBe(0);
+
+    const votes = app.app.get(VotesReader);
+    expect(await votes.summary(alice.uuid)).toEqual({ first: { count: 25, rank: 1 }, second: { count: 170, rank: 1 }, loginText: 'Hello' });
+    expect(await votes.summary(bob.uuid)).toMatchObject({ first: { count: 3, rank: 2 }, second: { count: 0 }, loginText: null });
+
+    const groups = app.app.get(PlayerGroupsReader);
+    expect(await groups.current(alice.uuid)).toMatchObject({ group: 'verified', expiresAt: jst('2027-01-01 00:00:00') });
+    expect(await groups.current(erin.uuid)).toMatchObject({ group: 'admin', expiresAt: null });
+
     const chat = app.app.get(ChatAccountsReader);
     expect(await chat.forPlayer(alice.uuid, chatAlice)).toMatchObject({
       main: { id: chatAlice, name: 'alice#chat', discriminator: '0420' },

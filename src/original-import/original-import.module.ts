@@ -6,9 +6,12 @@ import { ClubAccountsRepository } from '../club/club-accounts.repository';
 import { PasswordsService } from '../club/passwords.service';
 import { ChatAccountsModule } from '../chat-accounts/chat-accounts.module';
 import { MiniGamesModule } from '../mini-games/mini-games.module';
+import { PlayTimeModule } from '../play-time/play-time.module';
+import { PlayerGroupsModule } from '../player-groups/player-groups.module';
 import { PlayersModule } from '../players/players.module';
 import { PunishmentsModule } from '../punishments/punishments.module';
 import { UsersModule } from '../users/users.module';
+import { VotesModule } from '../votes/votes.module';
 import { OriginalCitiesImporter } from './original-cities.importer';
 import { OriginalImportRepository } from './original-import.repository';
 import { OriginalImportService } from './original-import.service';
@@ -18,7 +21,7 @@ import { OriginalSiteImporter } from './original-site.importer';
 
 /** `import:original` (command line only): the original service's database into this one. */
 @Module({
-  imports: [PlayersModule, UsersModule, ChatAccountsModule, PunishmentsModule, MiniGamesModule],
+  imports: [PlayersModule, UsersModule, PlayTimeModule, VotesModule, PlayerGroupsModule, ChatAccountsModule, PunishmentsModule, MiniGamesModule],
   providers: [CitiesRepository, CityRequestsRepository, CityRulesService, ClubAccountsRepository, PasswordsService, OriginalImportRepository, OriginalCitiesImporter, OriginalRequestsImporter, OriginalPlayersImporter, OriginalSiteImporter, OriginalImportService],
   exports: [OriginalImportService],
 })

@@ -1,10 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { ChatAccountsImport } from '../chat-accounts/chat-accounts.import';
 import { MiniGamesImport } from '../mini-games/mini-games.import';
+import { PlayTimeImport } from '../play-time/play-time.import';
+import { PlayerGroupsImport } from '../player-groups/player-groups.import';
 import { PunishmentsImport } from '../punishments/punishments.import';
+import { VotesImport } from '../votes/votes.import';
 import { tableImport, type TableImport } from './feature-table';
 import type { Run } from './import-run';
-import { periodMatchTable, profileLinksTable, punishmentTable, secondAccountTable } from './original-site-tables';
+import {
+  awayTable,
+  dailyOnlineTable,
+  onlineTotalTable,
+  periodMatchTable,
+  permissionsTable,
+  profileLinksTable,
+  punishmentTable,
+  secondAccountTable,
+  voteTable,
+} from './original-site-tables';
 
 type Progress = (table: string, rows: number) => void;
 
@@ -16,6 +29,9 @@ type Progress = (table: string, rows: number) => void;
 @Injectable()
 export class OriginalSiteImporter {
   constructor(
+    private readonly playTime: PlayTimeImport,
+    private readonly votes: VotesImport,
+    private readonly groups: PlayerGroupsImport,
     private readonly chatAccounts: ChatAccountsImport,
     private readonly punishments: PunishmentsImport,
     private readonly miniGames: MiniGamesImport,
@@ -25,6 +41,19 @@ export class OriginalSiteImporter {
   private tables(run: Run): TableImport[] {
     const { source } = run;
     return [
+      tableImport(dailyOnlineTable(source, (tx, rows) => this.playTime.importSessionsIn(tx, rows))),
+      tableImport(onlineTotalTable((tx, rows) => this.playTime.importEraTotalsIn(tx, rows))),
+      tableImport(awayTable(source, (tx, rows) => this.playTime.importAwayIn(tx, rows))),
+      tableImport(
+        voteTable(
+          source,
+          'vote',
+          (tx, rows) => this.votes.importVoteTotalsIn(tx, rows),
+          (tx, rows) => this.votes.importLoginTextsIn(tx, rows),
+        ),
+      ),
+      tableImport(voteTable(source, 'vote_monocraft', (tx, rows) => this.votes.importVoteTotalsIn(tx, rows))),
+      tableImport(permissionsTable(source, (tx, rows) => this.groups.importGroupsIn(tx, rows))),
       tableImport(secondAccountTable(source, (tx, rows) => this.chatAccounts.importSecondAccountsIn(tx, rows))),
       tableImport(profileLinksTable((tx, rows) => this.chatAccounts.importProfileLinksIn(tx, rows))),
       ...(['jail', 'eban', 'chatban', 'chatjail'] as const).map((table) => tableImport(punishmentTable(source, table, (tx, rows) => this.punishments.importPunishmentsIn(tx, rows)))),
