@@ -93,8 +93,8 @@ export function groupOf(value: SourceValue | undefined): string {
   if (raw === null) {
     return 'default';
   }
-  if (raw.length > 32) {
-    throw new UnreadableRow(`permission ${JSON.stringify(raw)} is longer than 32 characters`);
+  if (raw.length > 64) {
+    throw new UnreadableRow(`permission ${JSON.stringify(raw.slice(0, 80))} is longer than 64 characters`);
   }
   return raw;
 }

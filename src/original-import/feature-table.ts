@@ -1,6 +1,6 @@
 import type { Transaction } from '../database/transaction';
 import { chunks } from '../database/chunks';
-import type { Run } from './import-run';
+import type { Run, TargetLimits } from './import-run';
 import { UnreadableRow, type SourceRow } from './original-mapping';
 import { RowIdentities, type IdentityPlan } from './row-identity';
 
@@ -19,6 +19,8 @@ export interface ImportResult {
 export interface ReadContext {
   /** Minutes east of UTC of the source's wall clock. */
   offset: number;
+  /** What the target's columns hold (a TEXT on MariaDB: 65,535 bytes). */
+  limits: TargetLimits;
   /** A notice about this row (imported, with something left out), listed in the report. */
   notice(reason: string): void;
 }
@@ -78,7 +80,7 @@ export async function importFeatureTable<T>(run: Run, definition: FeatureTable<T
     for (const sourceRow of page) {
       const { id, copy } = identities.next(sourceRow);
       const shownId = reportId(plan, id);
-      const context: ReadContext = { offset: run.offset, notice: (reason) => run.report.problem(table, shownId, reason) };
+      const context: ReadContext = { offset: run.offset, limits: run.limits, notice: (reason) => run.report.problem(table, shownId, reason) };
       let item: T | undefined;
       try {
         item = definition.read(sourceRow, id, context);

@@ -2,6 +2,7 @@ import type { Transaction } from '../database/transaction';
 import type { ImportResult, FeatureTable } from './feature-table';
 import { countOf, githubIdOf, groupOf, homeUrlOf, inForceOf, nameAtTheTime, optionalInstantOf, requiredInstantOf, signedOf, twitterIdOf, type LinkValue } from './feature-rows';
 import { chatIdOf, optionalText, uuidOf, UnreadableRow, type SourceRow } from './original-mapping';
+import { fitText } from './import-run';
 import type { SourceReader } from './source-reader';
 
 /**
@@ -111,7 +112,7 @@ export function punishmentTable(source: SourceReader, table: PunishmentTable, wr
   return {
     table,
     wanted: ['player', 'uuid', 'banned_by', 'reason', 'status', ...(table === 'jail' ? ['testment'] : []), ...(issuedColumn ? [issuedColumn] : []), ...(liftedColumn ? [liftedColumn] : [])],
-    read: (row, sourceId, { offset }) => {
+    read: (row, sourceId, { offset, limits }) => {
       if (issuedColumn === undefined) {
         throw new UnreadableRow('the table has no created_at column: the punishment has no time');
       }
@@ -121,8 +122,8 @@ export function punishmentTable(source: SourceReader, table: PunishmentTable, wr
         sourceId,
         uuid: uuidOf(row.uuid),
         mcid: nameAtTheTime(row.player) ?? '',
-        reason: optionalText(row.reason) ?? '',
-        testment: table === 'jail' ? optionalText(row.testment) : null,
+        reason: fitText(limits, 'reason', optionalText(row.reason)) ?? '',
+        testment: table === 'jail' ? fitText(limits, 'testment', optionalText(row.testment)) : null,
         active,
         issuedBy: nameAtTheTime(row.banned_by) ?? 'CONSOLE',
         issuedAt: requiredInstantOf(row[issuedColumn], offset, issuedColumn),
@@ -211,6 +212,9 @@ export interface ImportedLoginText {
   text: string | null;
 }
 
+/** The longest login text the votes feature stores. */
+const LOGIN_TEXT_MAX = 255;
+
 /** Where a vote table's last vote may be: a DATETIME, or a Unix time in seconds or milliseconds. */
 const LAST_VOTE_COLUMNS = ['last', 'lasttime', 'last_vote', 'updated_at'];
 
@@ -233,14 +237,20 @@ export function voteTable(
     descending: true,
     thenBy: lastColumn ? [lastColumn] : [],
     playerOf: (item) => item.uuid,
-    read: (row, sourceId, { offset }) => ({
-      sourceId,
-      uuid: uuidOf(row.uuid),
-      site: table === 'vote' ? 'first' : 'second',
-      count: countOf(row.count, 'count'),
-      lastVotedAt: lastColumn === undefined ? null : optionalInstantOf(row[lastColumn], offset, lastColumn),
-      loginText: withText ? optionalText(row.logintext) : null,
-    }),
+    read: (row, sourceId, { offset, notice }) => {
+      const loginText = withText ? optionalText(row.logintext) : null;
+      if (loginText !== null && [...loginText].length > LOGIN_TEXT_MAX) {
+        notice(`logintext is longer than ${LOGIN_TEXT_MAX} characters; imported cut to ${LOGIN_TEXT_MAX}`);
+      }
+      return {
+        sourceId,
+        uuid: uuidOf(row.uuid),
+        site: table === 'vote' ? 'first' : 'second',
+        count: countOf(row.count, 'count'),
+        lastVotedAt: lastColumn === undefined ? null : optionalInstantOf(row[lastColumn], offset, lastColumn),
+        loginText: loginText === null ? null : [...loginText].slice(0, LOGIN_TEXT_MAX).join(''),
+      };
+    },
     write: async (tx, items) => {
       const totals = await writeTotals(tx, items.map(({ loginText: _text, ...total }) => total));
       if (withText && writeLoginTexts) {

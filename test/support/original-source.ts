@@ -50,13 +50,13 @@ export const PLAYERS_SITE_TABLES = {
   'daily-onlinetime': 'CREATE TABLE `daily-onlinetime` (uuid VARCHAR(64), player VARCHAR(32), onlinetime INT, created_at DATETIME NULL)',
   onlinetime: 'CREATE TABLE onlinetime (player VARCHAR(32), uuid VARCHAR(64), onlinetime BIGINT, updated_at TIMESTAMP NULL)',
   afktime: 'CREATE TABLE afktime (uuid VARCHAR(64), seconds INT, created_at TIMESTAMP NULL)',
-  vote: 'CREATE TABLE vote (id INT AUTO_INCREMENT PRIMARY KEY, player VARCHAR(32), uuid VARCHAR(64), count INT, lasttime BIGINT NULL, logintext VARCHAR(255) NULL)',
+  vote: 'CREATE TABLE vote (id INT AUTO_INCREMENT PRIMARY KEY, player VARCHAR(32), uuid VARCHAR(64), count INT, lasttime BIGINT NULL, logintext TEXT NULL)',
   vote_monocraft: 'CREATE TABLE vote_monocraft (uuid VARCHAR(64) NOT NULL PRIMARY KEY, player VARCHAR(32), count VARCHAR(16), last DATETIME NULL)',
   permissions: 'CREATE TABLE permissions (id INT AUTO_INCREMENT PRIMARY KEY, player VARCHAR(32), uuid VARCHAR(64), permission VARCHAR(32), expire_at TIMESTAMP NULL, updated_at DATETIME NULL)',
   subaccount: 'CREATE TABLE subaccount (disid VARCHAR(32), name VARCHAR(64), discriminator VARCHAR(8), main_disid VARCHAR(32), created_at DATETIME NULL)',
   socials: 'CREATE TABLE socials (uuid VARCHAR(64), twitterId VARCHAR(64), githubId VARCHAR(64), homeUrl VARCHAR(255), created_at DATETIME NULL, update_at DATETIME NULL)',
   jail:
-    'CREATE TABLE jail (id INT AUTO_INCREMENT PRIMARY KEY, player VARCHAR(32), uuid VARCHAR(64), banned_by VARCHAR(32), reason TEXT, testment TEXT NULL, status TINYINT(1), remover VARCHAR(32) NULL, ' +
+    'CREATE TABLE jail (id INT AUTO_INCREMENT PRIMARY KEY, player VARCHAR(32), uuid VARCHAR(64), banned_by VARCHAR(32), reason MEDIUMTEXT, testment TEXT NULL, status TINYINT(1), remover VARCHAR(32) NULL, ' +
     'created_at DATETIME NULL, updated_at DATETIME NULL)',
   eban: 'CREATE TABLE eban (id INT AUTO_INCREMENT PRIMARY KEY, player VARCHAR(32), uuid VARCHAR(64), banned_by VARCHAR(32), reason TEXT, status VARCHAR(16), remover VARCHAR(32) NULL, created_at TIMESTAMP NULL)',
   chatban: 'CREATE TABLE chatban (id INT AUTO_INCREMENT PRIMARY KEY, player VARCHAR(32), uuid VARCHAR(64), banned_by VARCHAR(32), reason TEXT, status BIT(1), created_at DATETIME NULL)',
