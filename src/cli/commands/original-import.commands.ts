@@ -50,7 +50,7 @@ function sourcePassword(options: ImportCommandOptions): string | undefined {
 export function registerOriginalImportCommand(program: Command, run: Run): void {
   program
     .command('import:original')
-    .description("Import the original service's MySQL database (read-only there): cities, requests, logins, chat links, achievements, club accounts")
+    .description("Import the original service's MySQL database (read-only there): cities, requests, logins, chat links, achievements, club accounts, and the players site's play time, votes, groups, chat accounts, profile links, punishments and mini-game results")
     .requiredOption('--from <url>', 'the original database: mysql://USER@HOST:PORT/DATABASE (the password in ORIGINAL_DB_PASSWORD or --password-file)')
     .option('--password-file <file>', "a file whose first line is the source database's password")
     .option('--report <file>', 'write every problem to this file, one JSON object a line')
