@@ -1,5 +1,5 @@
 import { UnreadableRow } from './original-mapping';
-import { countOf, discriminatorOf, githubIdOf, groupOf, homeUrlOf, inForceOf, nameAtTheTime, optionalInstantOf, signedOf, twitterIdOf } from './feature-rows';
+import { countOf, decimalOf, discriminatorOf, githubIdOf, groupOf, homeUrlOf, inForceOf, nameAtTheTime, optionalInstantOf, twitterIdOf } from './feature-rows';
 
 describe('feature-rows', () => {
   describe(countOf.name, () => {
@@ -17,10 +17,12 @@ describe('feature-rows', () => {
     });
   });
 
-  describe(signedOf.name, () => {
-    it('accepts negative whole numbers', () => {
-      expect(signedOf('-3', 'failure')).toBe(-3);
-      expect(() => signedOf('1e3', 'failure')).toThrow(UnreadableRow);
+  describe(decimalOf.name, () => {
+    it('reads durations with a fraction, at least the minimum', () => {
+      expect(decimalOf('30.5', 'real_match_time')).toBe(30.5);
+      expect(decimalOf(30010, 'calc_match_time')).toBe(30010);
+      expect(() => decimalOf('-1', 'calc_match_time')).toThrow(/is not a number from 0/);
+      expect(() => decimalOf('NaN', 'calc_match_time')).toThrow(UnreadableRow);
     });
   });
 

@@ -10,7 +10,6 @@ import { gameIdOf, instantOf, optionalText, text, UnreadableRow, type SourceValu
 const MAX_COUNT = 2_147_483_647;
 
 const WHOLE_NUMBER = /^\s*\+?\d{1,10}(?:\.0*)?\s*$/;
-const SIGNED_NUMBER = /^\s*-?\d{1,10}(?:\.0*)?\s*$/;
 const EPOCH = /^\s*\d{9,13}\s*$/;
 
 /** A whole number 0..2,147,483,647 (text, number or `12.0`); unreadable otherwise. */
@@ -22,13 +21,15 @@ export function countOf(value: SourceValue | undefined, column: string): number 
   return Math.trunc(Number(raw));
 }
 
-/** A whole number that may be negative (a mini-game's score parts). */
-export function signedOf(value: SourceValue | undefined, column: string): number {
+const DECIMAL = /^\s*-?\d{1,12}(?:\.\d+)?\s*$/;
+
+/** A finite number (a duration that may have a fraction), at least `min`. */
+export function decimalOf(value: SourceValue | undefined, column: string, min = 0): number {
   const raw = text(value);
-  if (raw === null || !SIGNED_NUMBER.test(raw) || Math.abs(Number(raw)) > MAX_COUNT) {
-    throw new UnreadableRow(`${column} ${raw === null ? 'NULL' : JSON.stringify(raw)} is not a whole number`);
+  if (raw === null || !DECIMAL.test(raw) || Number(raw) < min) {
+    throw new UnreadableRow(`${column} ${raw === null ? 'NULL' : JSON.stringify(raw)} is not a number from ${min}`);
   }
-  return Math.trunc(Number(raw));
+  return Number(raw);
 }
 
 /** An optional time: NULL (or an absent column) is null; a wall clock in the source zone, or a Unix time in seconds or milliseconds. */

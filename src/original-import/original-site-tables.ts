@@ -1,6 +1,6 @@
 import type { Transaction } from '../database/transaction';
 import type { ImportResult, FeatureTable } from './feature-table';
-import { countOf, githubIdOf, groupOf, homeUrlOf, inForceOf, nameAtTheTime, optionalInstantOf, requiredInstantOf, signedOf, twitterIdOf, type LinkValue } from './feature-rows';
+import { countOf, decimalOf, githubIdOf, groupOf, homeUrlOf, inForceOf, nameAtTheTime, optionalInstantOf, requiredInstantOf, twitterIdOf, type LinkValue } from './feature-rows';
 import { chatIdOf, optionalText, uuidOf, UnreadableRow, type SourceRow } from './original-mapping';
 import { fitText } from './import-run';
 import type { SourceReader } from './source-reader';
@@ -159,8 +159,8 @@ export function periodMatchTable(write: Write<ImportedMatch>): FeatureTable<Impo
       success: countOf(row.success, 'success'),
       failure: countOf(row.failure, 'failure'),
       matchTime: countOf(row.match_time, 'match_time'),
-      realMatchTime: signedOf(row.real_match_time, 'real_match_time'),
-      calcMatchTime: countOf(row.calc_match_time, 'calc_match_time'),
+      realMatchTime: decimalOf(row.real_match_time, 'real_match_time'),
+      calcMatchTime: decimalOf(row.calc_match_time, 'calc_match_time'),
       startTime: requiredInstantOf(row.start_time, offset, 'start_time'),
       endTime: requiredInstantOf(row.end_time, offset, 'end_time'),
     }),
