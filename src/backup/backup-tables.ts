@@ -39,6 +39,7 @@ export const SCHEMA_TABLES = [
   'original_import_links',
   'punishments',
   'minigame_results',
+  'community_banlist_bans',
   'play_sessions',
   'play_days',
   'play_era_totals',

@@ -13,6 +13,8 @@ export interface ImportResult {
   accepted: number;
   skipped: number;
   refused?: ReadonlyArray<{ sourceId: string; reason: string }>;
+  /** Notices about rows stored now (listed in the report, the row counted as imported). */
+  notices?: ReadonlyArray<{ sourceId: string; reason: string }>;
 }
 
 /** What a table's reader may tell besides the row: a notice about a row that is imported anyway. */
@@ -121,6 +123,9 @@ export async function importFeatureTable<T>(run: Run, definition: FeatureTable<T
       run.report.count(table, 'unchanged', result.skipped);
       for (const refusal of refused) {
         run.report.skip(table, reportId(plan, refusal.sourceId), `refused by the feature: ${refusal.reason}`);
+      }
+      for (const notice of result.notices ?? []) {
+        run.report.problem(table, reportId(plan, notice.sourceId), notice.reason);
       }
     }
     rows += page.length;

@@ -12,6 +12,7 @@ import { PlayersModule } from '../players/players.module';
 import { PunishmentsModule } from '../punishments/punishments.module';
 import { UsersModule } from '../users/users.module';
 import { VotesModule } from '../votes/votes.module';
+import { CommunityBanlistBansRepository } from './community-banlist-bans.repository';
 import { OriginalCitiesImporter } from './original-cities.importer';
 import { OriginalImportRepository } from './original-import.repository';
 import { OriginalImportService } from './original-import.service';
@@ -22,7 +23,7 @@ import { OriginalSiteImporter } from './original-site.importer';
 /** `import:original` (command line only): the original service's database into this one. */
 @Module({
   imports: [PlayersModule, UsersModule, PlayTimeModule, VotesModule, PlayerGroupsModule, ChatAccountsModule, PunishmentsModule, MiniGamesModule],
-  providers: [CitiesRepository, CityRequestsRepository, CityRulesService, ClubAccountsRepository, PasswordsService, OriginalImportRepository, OriginalCitiesImporter, OriginalRequestsImporter, OriginalPlayersImporter, OriginalSiteImporter, OriginalImportService],
+  providers: [CitiesRepository, CityRequestsRepository, CityRulesService, ClubAccountsRepository, PasswordsService, OriginalImportRepository, OriginalCitiesImporter, OriginalRequestsImporter, OriginalPlayersImporter, CommunityBanlistBansRepository, OriginalSiteImporter, OriginalImportService],
   exports: [OriginalImportService],
 })
 export class OriginalImportModule {}

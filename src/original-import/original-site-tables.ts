@@ -326,3 +326,48 @@ export function profileLinksTable(write: Write<ImportedProfileLinks>): FeatureTa
     write,
   };
 }
+
+export interface ImportedCommunityBan {
+  sourceId: string;
+  banId: number;
+  uuid: string;
+  type: 'global' | 'local';
+  reason: string;
+  bannedBy: string | null;
+  /** Null when the row has no time (the mirror's time of the ban id, else the import's, is taken). */
+  bannedAt: Date | null;
+}
+
+const BAN_ID = /^\s*\d{1,15}\s*$/;
+
+/** `mcbans_jaoafa`: the ban-list bans issued on the community's own server, by ban id. */
+export function communityBansTable(source: SourceReader, write: Write<ImportedCommunityBan>): FeatureTable<ImportedCommunityBan> {
+  const table = 'mcbans_jaoafa';
+  const timeColumn = source.timeColumnOf(table, ['created_at', 'date']);
+  const issuerColumn = ['banned_by', 'issuer'].find((column) => source.hasColumn(table, column));
+  return {
+    table,
+    wanted: ['uuid', 'banid', 'type', 'reason', ...(issuerColumn ? [issuerColumn] : []), ...(timeColumn ? [timeColumn] : [])],
+    naturalKeys: [['banid']],
+    read: (row, sourceId, { offset, limits }) => {
+      const banText = optionalText(row.banid);
+      if (banText === null || !BAN_ID.test(banText) || Number(banText) === 0) {
+        throw new UnreadableRow(`banid ${banText === null ? 'NULL' : JSON.stringify(banText)} is not a ban id`);
+      }
+      const type = optionalText(row.type)?.toLowerCase() ?? '';
+      if (!/^(g|global|l|local)$/.test(type)) {
+        throw new UnreadableRow(`type ${JSON.stringify(optionalText(row.type))} is neither global nor local`);
+      }
+      return {
+        sourceId,
+        banId: Number(banText),
+        uuid: uuidOf(row.uuid),
+        type: type.startsWith('g') ? 'global' : 'local',
+        reason: fitText(limits, 'reason', optionalText(row.reason)) ?? '',
+        bannedBy: issuerColumn === undefined ? null : nameAtTheTime(row[issuerColumn]),
+        bannedAt: timeColumn === undefined ? null : optionalInstantOf(row[timeColumn], offset, timeColumn),
+      };
+    },
+    write,
+  };
+}

@@ -5,11 +5,15 @@ import { PlayTimeImport } from '../play-time/play-time.import';
 import { PlayerGroupsImport } from '../player-groups/player-groups.import';
 import { PunishmentsImport } from '../punishments/punishments.import';
 import { VotesImport } from '../votes/votes.import';
-import { tableImport, type TableImport } from './feature-table';
+import type { Transaction } from '../database/transaction';
+import { CommunityBanlistBansRepository } from './community-banlist-bans.repository';
+import { tableImport, type ImportResult, type TableImport } from './feature-table';
 import type { Run } from './import-run';
 import {
   awayTable,
+  communityBansTable,
   dailyOnlineTable,
+  type ImportedCommunityBan,
   onlineTotalTable,
   periodMatchTable,
   permissionsTable,
@@ -35,6 +39,7 @@ export class OriginalSiteImporter {
     private readonly chatAccounts: ChatAccountsImport,
     private readonly punishments: PunishmentsImport,
     private readonly miniGames: MiniGamesImport,
+    private readonly communityBans: CommunityBanlistBansRepository,
   ) {}
 
   /** The tables in import order, built for this run's source (its layout decides the columns read). */
@@ -58,6 +63,7 @@ export class OriginalSiteImporter {
       tableImport(profileLinksTable((tx, rows) => this.chatAccounts.importProfileLinksIn(tx, rows))),
       ...(['jail', 'eban', 'chatban', 'chatjail'] as const).map((table) => tableImport(punishmentTable(source, table, (tx, rows) => this.punishments.importPunishmentsIn(tx, rows)))),
       tableImport(periodMatchTable((tx, rows) => this.miniGames.importPeriodmatchIn(tx, rows))),
+      tableImport(communityBansTable(source, (tx, rows) => this.importCommunityBans(tx, rows))),
     ];
   }
 
@@ -73,5 +79,39 @@ export class OriginalSiteImporter {
         run.report.problem(table.table, null, `warning: the source has no ${table.table} table; nothing of it was imported`);
       }
     }
+  }
+
+  /**
+   * The community's own ban-list records, by ban id: a row whose ban id is recorded here already
+   * is unchanged when it came from this row, refused when from another. A row without a time takes
+   * the mirror's time of its ban id, else the import's (a notice says which).
+   */
+  private async importCommunityBans(tx: Transaction, rows: readonly ImportedCommunityBan[]): Promise<ImportResult> {
+    const result = { accepted: 0, skipped: 0, refused: [] as Array<{ sourceId: string; reason: string }>, notices: [] as Array<{ sourceId: string; reason: string }> };
+    const banIds = rows.map((row) => row.banId);
+    const holders = await this.communityBans.holders(tx, banIds);
+    const mirror = await this.communityBans.mirrorTimes(tx, rows.filter((row) => row.bannedAt === null).map((row) => row.banId));
+    const now = new Date();
+    for (const row of rows) {
+      const holder = holders.get(row.banId);
+      if (holder) {
+        if (holder.origin === 'original' && holder.sourceId === row.sourceId) {
+          result.skipped += 1;
+        } else {
+          result.refused.push({ sourceId: row.sourceId, reason: `ban id ${row.banId} is recorded here already (${holder.origin} row ${holder.sourceId})` });
+        }
+        continue;
+      }
+      const mirrored = mirror.get(row.banId);
+      const bannedAt = row.bannedAt ?? mirrored ?? now;
+      const bannedAtFrom = row.bannedAt ? 'source' : mirrored ? 'mirror' : 'import';
+      if (bannedAtFrom !== 'source') {
+        result.notices.push({ sourceId: row.sourceId, reason: bannedAtFrom === 'mirror' ? "no time in the source: the mirror's time of this ban id is recorded" : 'no time in the source nor in the mirror: the time of the import is recorded' });
+      }
+      await this.communityBans.insert(tx, { origin: 'original', sourceId: row.sourceId, banId: row.banId, uuid: row.uuid, type: row.type, reason: row.reason, bannedBy: row.bannedBy, bannedAt, bannedAtFrom }, now);
+      holders.set(row.banId, { origin: 'original', sourceId: row.sourceId });
+      result.accepted += 1;
+    }
+    return result;
   }
 }

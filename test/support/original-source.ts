@@ -64,6 +64,7 @@ export const PLAYERS_SITE_TABLES = {
   periodmatch2:
     'CREATE TABLE periodmatch2 (id INT AUTO_INCREMENT PRIMARY KEY, uuid VARCHAR(64), player VARCHAR(32), success INT, failure INT, match_time INT, real_match_time INT, calc_match_time INT, ' +
     'start_time DATETIME NULL, end_time DATETIME NULL)',
+  mcbans_jaoafa: 'CREATE TABLE mcbans_jaoafa (uuid VARCHAR(64), banid INT, type VARCHAR(8), reason VARCHAR(255), banned_by VARCHAR(32) NULL, created_at TIMESTAMP NULL)',
 } as const;
 
 export type OriginalTable = keyof typeof ORIGINAL_TABLES | keyof typeof PLAYERS_SITE_TABLES;
