@@ -432,7 +432,10 @@ describe('import:original (e2e: a MariaDB source in the original layout, the rea
           ['jaoSuperAchievement2', null],
           ['clubjaoafa', null],
           // The players site's tables, in their import order.
-          ...['daily-onlinetime', 'onlinetime', 'afktime', 'vote', 'vote_monocraft', 'permissions', 'subaccount', 'socials', 'jail', 'eban', 'chatban', 'chatjail', 'periodmatch2'].map((table) => [table, null]),
+          ...['daily-onlinetime', 'onlinetime', 'afktime', 'vote', 'vote_monocraft', 'permissions', 'subaccount', 'socials', 'jail', 'eban', 'chatban', 'chatjail', 'periodmatch2', 'mcbans_jaoafa'].map((table) => [
+            table,
+            null,
+          ]),
         ]);
         expect(report.problems[0].reason).toMatch(/^warning: the source has no jaoSuperAchievement2_Type table/);
       } finally {
