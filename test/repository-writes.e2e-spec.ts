@@ -19,6 +19,7 @@ import { UnitOfWork } from '../src/database/unit-of-work';
 import { EventsRepository } from '../src/events/events.repository';
 import { WebhookDeliveriesRepository } from '../src/events/webhook-deliveries.repository';
 import { WebhooksRepository } from '../src/events/webhooks.repository';
+import { CommunityBanlistBansRepository } from '../src/original-import/community-banlist-bans.repository';
 import { OriginalImportRepository } from '../src/original-import/original-import.repository';
 import { MiniGamesRepository } from '../src/mini-games/mini-games.repository';
 import { PlayersRepository } from '../src/players/players.repository';
@@ -127,6 +128,7 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
   const repo = <T>(cls: new (...args: never[]) => T): T => app.app.get(cls, { strict: false });
   // Provided only by the CLI's import module (the server never imports); it has no dependencies.
   const importLinks = new OriginalImportRepository();
+  const communityBans = new CommunityBanlistBansRepository();
   const read = <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => uow.transaction(work);
 
   // ---- seeds (through the API or the repositories; each seed's own bumps happen before the stamp) ----
@@ -278,6 +280,8 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     WebhookDeliveriesRepository: ['head', 'delivery', 'lastAttemptNumber', 'attempts'],
     WebhooksRepository: ['webhooks', 'webhook', 'webhookIn', 'webhooksWithWork', 'heldLeases'],
     OriginalImportRepository: ['getLink', 'nextId', 'getAccount', 'getAchievement', 'getUnlockTime', 'hasLoginSince'],
+    // holders reads (and on MySQL locks) the rows of some ban ids; it changes nothing.
+    CommunityBanlistBansRepository: ['mirrorTimes', 'holders'],
     PlayersRepository: ['getByUuid', 'getByMcid', 'getLoggedIn', 'getNames', 'getInTransaction', 'getChatHolder', 'getOwnerNames'],
     UserKeysRepository: ['getByHash'],
     // getLinksForUpdate reads (and on MySQL locks) the row; it changes nothing.
@@ -1415,6 +1419,27 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
             const removed = await write((tx) => repo(WebhookDeliveriesRepository).deleteOlderThan(tx, new Date(Date.now() - 30 * 86_400_000)));
             expect(removed.attempts).toBeGreaterThanOrEqual(1);
             expect(await repo(WebhookDeliveriesRepository).attempts(webhookId)).toEqual([]);
+          },
+        },
+      ],
+    },
+    CommunityBanlistBansRepository: {
+      insert: [
+        {
+          tables: ['community_banlist_bans'],
+          bumps: [],
+          async run(write) {
+            const banId = 900_000_000 + (sequence += 1);
+            const sourceId = unique('ban-');
+            await write((tx) =>
+              communityBans.insert(
+                tx,
+                { origin: 'original', sourceId, banId, uuid: newPlayer().uuid, type: 'global', reason: 'r', bannedBy: null, bannedAt: new Date(), bannedAtFrom: 'import' },
+                new Date(),
+              ),
+            );
+            // The records are read only inside the import's transaction (the bans site comes later).
+            expect(await read((tx) => communityBans.holders(tx, [banId]))).toEqual(new Map([[banId, { origin: 'original', sourceId }]]));
           },
         },
       ],
