@@ -349,6 +349,8 @@ export function communityBansTable(source: SourceReader, write: Write<ImportedCo
     table,
     wanted: ['uuid', 'banid', 'type', 'reason', ...(issuerColumn ? [issuerColumn] : []), ...(timeColumn ? [timeColumn] : [])],
     naturalKeys: [['banid']],
+    // Rows of one ban id earliest first: the ban as first recorded holds the id.
+    thenBy: timeColumn ? [timeColumn] : [],
     read: (row, sourceId, { offset, limits }) => {
       const banText = optionalText(row.banid);
       if (banText === null || !BAN_ID.test(banText) || Number(banText) === 0) {
