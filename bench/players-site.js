@@ -81,7 +81,32 @@ async function seed_(key, botKey) {
     return { id: `bench-${i}`, uuid: uuidOf(player), mcid: `player_${player}`, startedAt: new Date(start).toISOString(), endedAt: new Date(start + seconds * 1000).toISOString() };
   });
   const sessionsDone = Date.now();
-  await sendBatches('/game-server/away-time', key, 'reports', players, (i) => ({ id: `afk-${i}`, uuid: uuidOf(i), seconds: 60 + (i % 5000), at: new Date(NOW - (i % 300) * DAY).toISOString() }));
+  await sendBatches('/game-server/away-time', key, 'away', players, (i) => ({ id: `afk-${i}`, uuid: uuidOf(i), mcid: `player_${i}`, seconds: 60 + (i % 5000), at: new Date(NOW - (i % 300) * DAY).toISOString() }));
+  // Votes: 4 per player on average on the first site, 2 on the second, so counts and ranks spread.
+  const [first, second] = ['minecraft.jp', 'monocraft.net'];
+  await sendBatches('/game-server/votes', key, 'votes', players * 6, (i) => ({
+    id: `vote-${i}`,
+    uuid: uuidOf(Math.floor(random() * players)),
+    site: i % 3 === 0 ? second : first,
+    votedAt: new Date(NOW - 400 * DAY + i * 1000).toISOString(),
+  }));
+  await sendBatches('/game-server/group-changes', key, 'groupChanges', players / 5, (i) => ({ id: `group-${i}`, uuid: uuidOf(i * 5), group: i % 10 === 0 ? 'moderator' : 'verified', at: new Date(NOW - DAY).toISOString() }));
+  const kinds = ['jail', 'chatjail', 'eban', 'vban'];
+  await sendBatches('/game-server/punishments', key, 'punishments', players / 2, (i) => ({
+    id: `punishment-${i}`,
+    kind: kinds[i % 4],
+    uuid: uuidOf(Math.floor(random() * players)),
+    mcid: 'someone',
+    reason: 'griefing',
+    issuedBy: 'Moderator1',
+    issuedAt: new Date(NOW - 300 * DAY + i * 60_000).toISOString(),
+  }));
+  await sendBatches('/game-server/mini-games/periodmatch', key, 'results', players, (i) => {
+    const end = NOW - 200 * DAY + i * 60_000;
+    return { id: `pm-${i}`, uuid: uuidOf(i % players), mcid: `player_${i % players}`, success: i % 20, failure: i % 7, matchTime: [10, 30, 60][i % 3], realMatchTime: 31, calcMatchTime: 30000 + (i % 997), startTime: new Date(end - 31_000).toISOString(), endTime: new Date(end).toISOString() };
+  });
+  await sendBatches('/chat-bot/accounts', botKey, 'accounts', players / 5, (i) => ({ id: `account-${i}`, chatid: String(100000000000000000n + BigInt(i)), name: `chat_${i}`, reportedAt: new Date(NOW - DAY).toISOString() }));
+  await sendBatches('/chat-bot/profile-links', botKey, 'links', players / 5, (i) => ({ id: `links-${i}`, uuid: uuidOf(i * 5), githubId: `gh${i}`, homeUrl: `https://example.org/${i}` }));
   return { sessionsSeconds: Math.round((sessionsDone - started) / 100) / 10, restSeconds: Math.round((Date.now() - sessionsDone) / 100) / 10 };
 }
 

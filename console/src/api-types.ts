@@ -884,6 +884,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/users/data/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who a player is: name, vote rewards, first and latest login, profile links */
+        get: operations["SiteUsersController_profile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/users/discord/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A player's chat account and second account */
+        get: operations["SiteUsersController_chatAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/users/info/{id}": {
         parameters: {
             query?: never;
@@ -1160,6 +1194,78 @@ export interface paths {
          * @description The latest change of a player wins; a temporary group carries its end.
          */
         post: operations["GameServerGroupsController_reportGroupChanges"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chat-bot/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report chat accounts: name, discriminator, avatar (1-1000, one transaction, idempotent by id)
+         * @description The latest report of a chat id (by reportedAt) is the one served.
+         */
+        post: operations["ChatBotController_reportAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chat-bot/second-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report second chat accounts registered to a main account (1-1000, one transaction, idempotent by id) */
+        post: operations["ChatBotController_reportSecondAccounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chat-bot/profile-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change players' profile links: Twitter id, GitHub login, home page (1-1000, in order, one transaction, idempotent by id) */
+        post: operations["ChatBotController_reportProfileLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/club/@me/profile-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get your profile links (shown on the players site) */
+        get: operations["ProfileLinksController_get"];
+        /** Set your profile links: a value sets, null removes, absent keeps */
+        put: operations["ProfileLinksController_set"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2269,6 +2375,91 @@ export interface components {
              */
             count: number;
         };
+        SocialsDoc: {
+            /** @example notch */
+            twitterId: string | null;
+            /**
+             * @description The linked chat id.
+             * @example 123456789012345678
+             */
+            discordId: string | null;
+            /**
+             * @description A GitHub login.
+             * @example notch
+             */
+            githubId: string | null;
+            /**
+             * @description An http(s) URL.
+             * @example https://example.org/
+             */
+            homeUrl: string | null;
+        };
+        SiteProfileDoc: {
+            /**
+             * @description The join-message title from votes on the first vote site and the login text; null below 20 votes without a login text.
+             * @example VIP
+             */
+            rankText: string | null;
+            /**
+             * @description The chat-colour rank (0-13) from votes on the second vote site.
+             * @example 1
+             */
+            rank: number;
+            /**
+             * @description Latest game id.
+             * @example Notch
+             */
+            username: string;
+            /**
+             * @description The player has a linked chat account.
+             * @example true
+             */
+            isVerified: boolean;
+            /** @example 069a79f4-44e9-4726-a5be-fca90e38aaf5 */
+            uuid: string;
+            /**
+             * @description First login (wall clock); null for a player known only from a record.
+             * @example 2018-03-20 10:00:00
+             */
+            firstLogin: string | null;
+            /**
+             * @description How long ago, as years, months and days (the site appends 前).
+             * @example 8年8か月7日
+             */
+            firstHowManyAgo: string | null;
+            /**
+             * @description Latest login (wall clock; the original spelled it so).
+             * @example 2026-11-22 12:04:05
+             */
+            leastLogin: string | null;
+            /** @example 5日 */
+            leastHowManyAgo: string | null;
+            socials: components["schemas"]["SocialsDoc"];
+        };
+        SiteChatAccountDoc: {
+            /**
+             * @description Chat id.
+             * @example 123456789012345678
+             */
+            id: string;
+            /** @example notch */
+            name: string;
+            /**
+             * @description "0" where the platform has none.
+             * @example 0
+             */
+            discriminator: string;
+            /**
+             * @description Avatar URL as last reported; the platform's default until one is.
+             * @example https://cdn.discordapp.com/embed/avatars/0.png
+             */
+            imgurl: string;
+        };
+        SiteChatAccountsDoc: {
+            mainAccount: components["schemas"]["SiteChatAccountDoc"] | null;
+            /** @description The latest second account of the same person. */
+            subAccount: components["schemas"]["SiteChatAccountDoc"] | null;
+        };
         SiteInfoDoc: {
             /**
              * @description The player's permission group, lower case; default when unknown.
@@ -2758,6 +2949,141 @@ export interface components {
         GroupChangeBatchDto: {
             /** @description 1 to 1000 group changes; all stored or none. */
             groupChanges: components["schemas"]["GroupChangeItemDto"][];
+        };
+        ChatIngestResultDoc: {
+            /**
+             * @description Records stored by this request.
+             * @example 2
+             */
+            accepted: number;
+            /**
+             * @description Records skipped: their id was stored before (or earlier in the batch).
+             * @example 0
+             */
+            skipped: number;
+        };
+        ChatAccountItemDto: {
+            /**
+             * @description The sender's own id of this record: 1-64 printable ASCII characters, no spaces. A record whose id was stored before is skipped.
+             * @example msg-1180000000000000001
+             */
+            id: string;
+            /**
+             * @description Chat id (17-20 digits).
+             * @example 123456789012345678
+             */
+            chatid: string;
+            /**
+             * @description The account's name as the chat platform shows it, 1-100 characters.
+             * @example taro
+             */
+            name: string;
+            /**
+             * @description Discriminator: up to 4 digits; absent or "0" for none (accounts since 2023 have none).
+             * @example 0
+             */
+            discriminator?: string;
+            /**
+             * @description Avatar URL (http or https, at most 512 characters); absent or null: the account has none, and the platform's default avatar is served.
+             * @example https://cdn.discordapp.com/avatars/123456789012345678/abc.png
+             */
+            avatarUrl?: string | null;
+            /**
+             * Format: date-time
+             * @description When the bot saw the account so, ISO 8601 with a zone. A report older than the stored one changes nothing.
+             * @example 2026-11-22T03:04:05.000Z
+             */
+            reportedAt: string;
+        };
+        ChatAccountBatchDto: {
+            /** @description 1 to 1000 chat account reports; all stored or none. */
+            accounts: components["schemas"]["ChatAccountItemDto"][];
+        };
+        SecondAccountItemDto: {
+            /**
+             * @description The sender's own id of this record: 1-64 printable ASCII characters, no spaces. A record whose id was stored before is skipped.
+             * @example msg-1180000000000000001
+             */
+            id: string;
+            /**
+             * @description Chat id of the second account (17-20 digits).
+             * @example 223456789012345678
+             */
+            chatid: string;
+            /**
+             * @description Chat id of the main account it belongs to (the one linked to the player).
+             * @example 123456789012345678
+             */
+            mainChatid: string;
+            /**
+             * Format: date-time
+             * @description When it was registered, ISO 8601 with a zone. The newest registration is the one shown.
+             * @example 2026-11-22T03:04:05.000Z
+             */
+            registeredAt: string;
+        };
+        SecondAccountBatchDto: {
+            /** @description 1 to 1000 second accounts; all stored or none. */
+            secondAccounts: components["schemas"]["SecondAccountItemDto"][];
+        };
+        ProfileLinksItemDto: {
+            /**
+             * @description Twitter id as the player gives it (1-64 characters, no spaces); null removes it, absent keeps it.
+             * @example jaoafa
+             */
+            twitterId?: string | null;
+            /**
+             * @description GitHub login (letters, digits, inner hyphens; at most 39); null removes it, absent keeps it.
+             * @example octocat
+             */
+            githubId?: string | null;
+            /**
+             * @description Home page, an http or https URL of at most 512 characters; null removes it, absent keeps it.
+             * @example https://example.com/
+             */
+            homeUrl?: string | null;
+            /**
+             * @description The sender's own id of this record: 1-64 printable ASCII characters, no spaces. A record whose id was stored before is skipped.
+             * @example msg-1180000000000000001
+             */
+            id: string;
+            /**
+             * @description Game UUID with hyphens; a player not seen yet is recorded by uuid.
+             * @example 069a79f4-44e9-4726-a5be-fca90e38aaf5
+             */
+            uuid: string;
+        };
+        ProfileLinksBatchDto: {
+            /** @description 1 to 1000 changes of players' links, applied in order; all stored or none. */
+            links: components["schemas"]["ProfileLinksItemDto"][];
+        };
+        ProfileLinksDoc: {
+            /** @example jaoafa */
+            twitterId: string | null;
+            /** @example octocat */
+            githubId: string | null;
+            /** @example https://example.com/ */
+            homeUrl: string | null;
+        };
+        ProfileLinksResponseDoc: {
+            data: components["schemas"]["ProfileLinksDoc"];
+        };
+        ProfileLinksFieldsDto: {
+            /**
+             * @description Twitter id as the player gives it (1-64 characters, no spaces); null removes it, absent keeps it.
+             * @example jaoafa
+             */
+            twitterId?: string | null;
+            /**
+             * @description GitHub login (letters, digits, inner hyphens; at most 39); null removes it, absent keeps it.
+             * @example octocat
+             */
+            githubId?: string | null;
+            /**
+             * @description Home page, an http or https URL of at most 512 characters; null removes it, absent keeps it.
+             * @example https://example.com/
+             */
+            homeUrl?: string | null;
         };
         ConsoleSessionDoc: {
             /**
@@ -5600,6 +5926,66 @@ export interface operations {
             };
         };
     };
+    SiteUsersController_profile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (any case), uuid with or without hyphens, or chat id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. An unknown player or bad input: `{"error": "User not found."}` (or another plain sentence), also with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteProfileDoc"] | components["schemas"]["SiteErrorDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    SiteUsersController_chatAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (any case), uuid with or without hyphens, or chat id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts. An unknown player or bad input: `{"error": "User not found."}` (or another plain sentence), also with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteChatAccountsDoc"] | components["schemas"]["SiteErrorDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     SiteUsersController_info: {
         parameters: {
             query?: never;
@@ -6152,6 +6538,228 @@ export interface operations {
                 };
             };
             /** @description Invalid batch (details name the element); nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ChatBotController_reportAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatAccountBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ChatIngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch (the detail names the element, e.g. accounts.3.chatid); nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ChatBotController_reportSecondAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecondAccountBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ChatIngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch (the detail names the element, e.g. accounts.3.chatid); nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ChatBotController_reportProfileLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileLinksBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ChatIngestResultDoc"];
+                };
+            };
+            /** @description Invalid batch (the detail names the element, e.g. accounts.3.chatid); nothing stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ProfileLinksController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links; null where none is set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ProfileLinksResponseDoc"];
+                };
+            };
+            /** @description Credential missing, unknown, expired, superseded or logged out. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Credential valid but without the needed scope or group. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ProfileLinksController_set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileLinksFieldsDto"];
+            };
+        };
+        responses: {
+            /** @description The links now stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ProfileLinksResponseDoc"];
+                };
+            };
+            /** @description A link is not of its form (the detail names it). */
             400: {
                 headers: {
                     [name: string]: unknown;

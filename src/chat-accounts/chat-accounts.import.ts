@@ -5,7 +5,8 @@ import { PlayersRepository } from '../players/players.repository';
 import { PlayersService } from '../players/players.service';
 import { ChatAccountsRepository } from './chat-accounts.repository';
 import { ChatAccountsService } from './chat-accounts.service';
-import { CHAT_NAME_MAX, importedLinks, normaliseDiscriminator, SOURCE_ID_PATTERN } from './profile-fields';
+import { SENDER_ID_PATTERN } from '../common/validation/sender-id';
+import { CHAT_NAME_MAX, importedLinks, normaliseDiscriminator } from './profile-fields';
 
 /** What an import call did: `accepted + skipped + refused.length` = the rows given. */
 export interface ImportCounts {
@@ -168,7 +169,7 @@ function emptyCounts(): ImportCounts {
 }
 
 function refuseKey(sourceId: string): string | undefined {
-  return SOURCE_ID_PATTERN.test(sourceId) ? undefined : 'the source key is not 1-64 printable characters';
+  return SENDER_ID_PATTERN.test(sourceId) ? undefined : 'the source key is not 1-64 printable characters';
 }
 
 function refuseChatid(chatid: string, column: string): string | undefined {

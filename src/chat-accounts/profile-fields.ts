@@ -3,9 +3,6 @@
  * chat platform's default avatar. Pure functions, no framework imports.
  */
 
-/** The sender's own id of an item: 1 to 64 printable ASCII characters (no spaces). */
-export const SOURCE_ID_PATTERN = /^[\x21-\x7e]{1,64}$/;
-
 /** A discriminator as the platform had them: `0` (none, since the 2023 names), or up to 4 digits. */
 export const DISCRIMINATOR_PATTERN = /^[0-9]{1,4}$/;
 

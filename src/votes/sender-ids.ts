@@ -3,9 +3,6 @@
  * shared by the votes and permission-group routes; no Nest, no database.
  */
 
-/** The sender's id of an item: 1 to 64 printable ASCII characters, no spaces. */
-export const SOURCE_ID_PATTERN = /^[\x21-\x7E]{1,64}$/;
-
 /** Who stored a row: the game server's routes, or the import of the original database. */
 export type Origin = 'game-server' | 'original';
 

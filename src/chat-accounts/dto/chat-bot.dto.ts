@@ -6,7 +6,8 @@ import { ListOf } from '../../common/validation/lists';
 import { FromJsonString, OptionalField } from '../../common/validation/transforms';
 import { rule } from '../../common/validation/validation.pipe';
 import { IsTimestamp } from '../../users/dto/timestamp.decorators';
-import { CHAT_NAME_MAX, DISCRIMINATOR_PATTERN, GITHUB_LOGIN_PATTERN, isWebUrl, SOURCE_ID_PATTERN, TWITTER_ID_PATTERN, URL_MAX } from '../profile-fields';
+import { CHAT_NAME_MAX, DISCRIMINATOR_PATTERN, GITHUB_LOGIN_PATTERN, isWebUrl, TWITTER_ID_PATTERN, URL_MAX } from '../profile-fields';
+import { IsSenderId } from '../../common/validation/sender-id';
 
 export const MAX_BATCH = 1000;
 
@@ -21,7 +22,7 @@ const SourceId = (): PropertyDecorator =>
   applyDecorators(
     ApiProperty({ description: "The sender's own id of this record: 1-64 printable ASCII characters, no spaces. A record whose id was stored before is skipped.", example: 'msg-1180000000000000001' }),
     IsString(),
-    Matches(SOURCE_ID_PATTERN, rule('validation.sourceId')),
+    IsSenderId(),
   );
 
 export class ChatAccountItemDto {

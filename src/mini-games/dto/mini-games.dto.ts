@@ -6,17 +6,17 @@ import { ListOf } from '../../common/validation/lists';
 import { FromJsonString } from '../../common/validation/transforms';
 import { rule } from '../../common/validation/validation.pipe';
 import { IsTimestamp } from '../../users/dto/timestamp.decorators';
+import { IsSenderId } from '../../common/validation/sender-id';
 
 export const MAX_BATCH = 1000;
 /** The sender's own id: 1-64 printable ASCII characters, no spaces. */
-const SOURCE_ID_PATTERN = /^[!-~]{1,64}$/;
 /** A time in milliseconds: up to a year. */
 const MAX_MS = 366 * 86400 * 1000;
 
 export class PeriodmatchResultDto {
   @ApiProperty({ description: "The game server's own id of the result (1-64 printable ASCII characters).", example: 'pm-20261122-1' })
   @IsString()
-  @Matches(SOURCE_ID_PATTERN, rule('validation.sourceId'))
+  @IsSenderId()
   id: string;
 
   @ApiProperty({ description: 'Game UUID with hyphens.', example: '069a79f4-44e9-4726-a5be-fca90e38aaf5' })

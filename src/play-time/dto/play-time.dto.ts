@@ -6,19 +6,16 @@ import { FromJsonString, OptionalField, ToInt } from '../../common/validation/tr
 import { rule } from '../../common/validation/validation.pipe';
 import { IsTimestamp } from '../../users/dto/timestamp.decorators';
 import { MAX_BATCH } from '../../users/dto/game-server.dto';
-
-/** The sender's own id of a record: 1 to 64 printable ASCII characters (space included), compared exactly. */
-export const SENDER_ID_PATTERN = /^[\x20-\x7e]{1,64}$/;
+import { IsSenderId } from '../../common/validation/sender-id';
 
 /** The most away time one report may carry: 31 days. */
 export const MAX_AWAY_SECONDS = 31 * 86_400;
 
-const senderIdRule = Matches(SENDER_ID_PATTERN, rule('validation.senderId'));
 
 export class SessionReportDto {
   @ApiProperty({ description: "The game server's own id of the session (1-64 printable ASCII characters); every report of one session carries it.", example: 'survival-1:2026-11-22:42' })
   @IsString()
-  @senderIdRule
+  @IsSenderId()
   id: string;
 
   @ApiProperty({ description: 'Game UUID with hyphens.', example: '069a79f4-44e9-4726-a5be-fca90e38aaf5' })
@@ -50,7 +47,7 @@ export class SessionBatchDto {
   @ApiPropertyOptional({ description: 'Which server reports, when one API key serves several (1-64 printable ASCII characters; default: none).', example: 'survival-1' })
   @IsOptional()
   @IsString()
-  @senderIdRule
+  @IsSenderId()
   server?: string;
 
   @ApiPropertyOptional({
@@ -70,7 +67,7 @@ export class SessionBatchDto {
 export class AwayReportDto {
   @ApiProperty({ description: "The game server's own id of this report (1-64 printable ASCII characters).", example: 'survival-1:afk:9001' })
   @IsString()
-  @senderIdRule
+  @IsSenderId()
   id: string;
 
   @ApiProperty({ description: 'Game UUID with hyphens.', example: '069a79f4-44e9-4726-a5be-fca90e38aaf5' })

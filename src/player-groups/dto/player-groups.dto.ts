@@ -5,14 +5,14 @@ import { ListOf } from '../../common/validation/lists';
 import { FromJsonString } from '../../common/validation/transforms';
 import { rule } from '../../common/validation/validation.pipe';
 import { IsTimestamp } from '../../users/dto/timestamp.decorators';
-import { SOURCE_ID_PATTERN } from '../../votes/sender-ids';
+import { IsSenderId } from '../../common/validation/sender-id';
 
 export const MAX_BATCH = 1000;
 
 export class GroupChangeItemDto {
   @ApiProperty({ description: "The sender's own id of the change (1-64 printable ASCII characters, no spaces): a re-sent id is skipped.", example: 'perm-000123' })
   @IsString()
-  @Matches(SOURCE_ID_PATTERN, rule('validation.sourceId'))
+  @IsSenderId()
   id: string;
 
   @ApiProperty({ description: 'Game UUID with hyphens; the player need not have logged in yet.', example: '069a79f4-44e9-4726-a5be-fca90e38aaf5' })

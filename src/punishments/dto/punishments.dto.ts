@@ -7,15 +7,14 @@ import { FromJsonString, OptionalField, ToInt } from '../../common/validation/tr
 import { rule } from '../../common/validation/validation.pipe';
 import { IsTimestamp } from '../../users/dto/timestamp.decorators';
 import { PUNISHMENT_KINDS, type PunishmentKind } from '../punishment-kinds';
+import { IsSenderId } from '../../common/validation/sender-id';
 
 export const MAX_BATCH = 1000;
 /** The sender's own id: 1-64 printable ASCII characters, no spaces. */
-export const SOURCE_ID_PATTERN = /^[!-~]{1,64}$/;
-
 export class IssuedPunishmentDto {
   @ApiProperty({ description: "The game server's own id of the punishment (1-64 printable ASCII characters); unique per kind.", example: 'jail-1042' })
   @IsString()
-  @Matches(SOURCE_ID_PATTERN, rule('validation.sourceId'))
+  @IsSenderId()
   id: string;
 
   @ApiProperty({ enum: PUNISHMENT_KINDS, description: 'jail, chatjail (the mute), eban (confined to an area) or vban (the game\'s own ban).', example: 'jail' })
@@ -68,7 +67,7 @@ export class LiftedPunishmentDto {
   @ApiPropertyOptional({ description: "The game server's id of the punishment, as it was issued. Give this or punishmentId.", example: 'jail-1042' })
   @OptionalField()
   @IsString()
-  @Matches(SOURCE_ID_PATTERN, rule('validation.sourceId'))
+  @IsSenderId()
   id?: string;
 
   @ApiPropertyOptional({ description: "The service's own id (as the players site shows it), for a punishment imported from the original database. Give this or id.", example: 12, minimum: 1, maximum: INT_COLUMN_MAX })
