@@ -27,7 +27,8 @@ type Progress = (table: string, rows: number) => void;
 
 /**
  * The players site's source tables (play time, votes, groups, chat accounts, profile links,
- * punishments, mini-game results), each handed to its feature's import
+ * punishments, mini-game results), each handed to its feature's import, and the ban-list bans
+ * issued on the community's own server, kept in a table of their own
  * (docs/moving-from-original.md, "What each table becomes"). Every table is optional.
  */
 @Injectable()
