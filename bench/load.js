@@ -33,6 +33,7 @@ process.on('message', (job) => {
           p50: result.latency.p50,
           p99: result.latency.p99,
           errors: result.errors + result.timeouts + result.non2xx - (result['3xx'] ?? 0),
+          statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count])),
         },
       }),
     (error) => process.send({ id: job.id, error: String(error?.stack ?? error) }),

@@ -90,6 +90,11 @@ describe('players site (e2e)', () => {
       expect(new Set(answer.map((entry) => entry.id)).size).toBe(50);
       // 2099-01-01T00:51Z is 09:51 in Tokyo.
       expect(answer[0]).toEqual({ id: expect.any(Number), mcid: players[51].mcid, uuid: players[51].uuid, date: '2099-01-01 09:51:00' });
+      // The list is cached until the next login batch commits: a newer login is at the top at once.
+      const latest = newPlayer();
+      await logIn(latest, '2099-01-02T00:00:00Z');
+      const after = (await app.get('/v2/users/recentLogin')).body as unknown as Array<Record<string, unknown>>;
+      expect(after.map((entry) => entry.uuid).slice(0, 2)).toEqual([latest.uuid, players[51].uuid]);
     });
 
     it("GET /v2/users/recentLogin?uuid=: the player's 100 latest logins, each with the name used then", async () => {

@@ -41,15 +41,10 @@ export class SiteLoginsService {
     return this.players.getMcidsByPrefix(prefix, PREFIX_MATCHES);
   }
 
-  /** The latest login of each of the players seen last, newest first. */
+  /** The latest login of each of the players seen last, newest first; the record's id is the list's id (unique). */
   async recentPlayers(): Promise<RecentPlayerLogin[]> {
-    const seen = (await this.players.getRecentlySeen(RECENT_PLAYERS)).filter((player) => player.mcid !== null);
-    const records = await this.logins.getAt(seen.map((player) => ({ uuid: player.uuid, at: player.lastLogin })));
-    // A player row always has its latest login as a record; the record's id is the list's id (unique).
-    return seen.flatMap((player) => {
-      const record = records.get(`${player.uuid}|${player.lastLogin.getTime()}`);
-      return record ? [{ id: record.id, mcid: record.mcid, uuid: player.uuid, date: wallClock(record.loggedInAt, this.config.COMMUNITY_TIME_ZONE) }] : [];
-    });
+    const records = await this.logins.getLatestOfRecentPlayers(RECENT_PLAYERS);
+    return records.map((record) => ({ id: record.id, mcid: record.mcid, uuid: record.uuid, date: wallClock(record.loggedInAt, this.config.COMMUNITY_TIME_ZONE) }));
   }
 
   /** A player's latest logins, newest first, each with the name used then. */

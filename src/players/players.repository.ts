@@ -45,8 +45,7 @@ const CHAT_HOLDER_SQL = 'SELECT uuid FROM players WHERE chatid = ?';
 const BY_CHATID_SQL = `${PLAYER} WHERE chatid = ?`;
 // Game ids are [A-Za-z0-9_] and their keys lower case: every key starting with p lies in [p, p + '~').
 const BY_MCID_PREFIX_SQL = 'SELECT mcid FROM players WHERE mcid_key >= ? AND mcid_key < ? AND last_login IS NOT NULL ORDER BY last_login DESC, uuid LIMIT ?';
-// IDX_players_last_login: the first rows of the index, no sort.
-const RECENTLY_SEEN_SQL = 'SELECT uuid, mcid, last_login AS lastLogin FROM players WHERE last_login IS NOT NULL ORDER BY last_login DESC, uuid DESC LIMIT ?';
+
 
 /** Rows per upsert statement: 7 parameters each stays far below SQLite's and MySQL's placeholder limits. */
 const UPSERT_CHUNK = 500;
@@ -117,12 +116,6 @@ export class PlayersRepository {
     const key = prefix.toLowerCase();
     const rows = await this.reader.all<{ mcid: string }>(BY_MCID_PREFIX_SQL, [key, `${key}~`, limit]);
     return rows.map((row) => row.mcid);
-  }
-
-  /** The players seen last (their latest login), newest first. */
-  async getRecentlySeen(limit: number): Promise<Array<{ uuid: string; mcid: string | null; lastLogin: Date }>> {
-    const rows = await this.reader.all<{ uuid: string; mcid: string | null; lastLogin: DbTime }>(RECENTLY_SEEN_SQL, [limit]);
-    return rows.map((row) => ({ uuid: row.uuid, mcid: row.mcid, lastLogin: dateOf(row.lastLogin) }));
   }
 
   /** A player seen at or after `since`, by uuid, chat id or game id (lower case). */

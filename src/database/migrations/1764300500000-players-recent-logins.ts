@@ -8,7 +8,7 @@ export class PlayersRecentLogins1764300500000 implements MigrationInterface {
   name = 'PlayersRecentLogins1764300500000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.createIndex('players', new TableIndex({ name: 'IDX_players_last_login', columnNames: ['last_login'] }));
+    await queryRunner.createIndex('players', new TableIndex({ name: 'IDX_players_last_login', columnNames: ['last_login', 'uuid'] }));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
