@@ -10,7 +10,7 @@ import type { Transaction } from './transaction';
  * - `players`: any write to a player (login batches, renames, chat links): player reads.
  * - `banlist`: any write to the ban-list mirror (players and bans): ban-list reads.
  */
-export type DataTopic = 'cities' | 'city-owners' | 'players' | 'banlist';
+export type DataTopic = 'cities' | 'city-owners' | 'players' | 'banlist' | 'mini-games';
 
 /**
  * Change counters that make read caches safe: writers bump a topic inside their transaction,

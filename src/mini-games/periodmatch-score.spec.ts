@@ -1,4 +1,4 @@
-import { LAST_PLACE_SCORE, periodmatchScore, placesOf } from './periodmatch-score';
+import { LAST_PLACE_SCORE, periodmatchScore, placeOnLadder, placesOf } from './periodmatch-score';
 
 describe('periodmatchScore', () => {
   it('is (s*s/(s+f) - f) / calc_match_time', () => {
@@ -15,5 +15,17 @@ describe('periodmatchScore', () => {
   it('gives equal results one value, so ties share a place', () => {
     const scores = [periodmatchScore(4, 0, 2000), periodmatchScore(2, 0, 1000), periodmatchScore(1, 3, 1000), periodmatchScore(0, 0, 0), periodmatchScore(0, 0, 5)];
     expect(placesOf(scores)).toEqual([1, 1, 3, 4, 4]);
+  });
+});
+
+describe(placeOnLadder.name, () => {
+  it('gives the place placesOf gives, ties shared, for scores on the ladder and between them', () => {
+    const scores = [0.5, 0.2, 0.2, LAST_PLACE_SCORE, 0.9, -0.1, 0.2, LAST_PLACE_SCORE];
+    const ladder = Float64Array.from([...scores].sort((a, b) => b - a));
+    const places = placesOf(scores);
+    scores.forEach((score, index) => expect(placeOnLadder(ladder, score)).toBe(places[index]));
+    expect(placeOnLadder(ladder, 1)).toBe(1);
+    expect(placeOnLadder(ladder, 0.3)).toBe(3);
+    expect(placeOnLadder(new Float64Array(0), 0.3)).toBe(1);
   });
 });

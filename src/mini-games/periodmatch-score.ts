@@ -23,3 +23,21 @@ export function periodmatchScore(success: number, failure: number, calcMatchTime
 export function placesOf(scores: readonly number[]): number[] {
   return scores.map((score) => 1 + scores.filter((other) => other > score).length);
 }
+
+/**
+ * The place of `score` in a category whose scores are `ladder`, sorted highest first: 1 + how
+ * many score higher, found by binary search (the same place `placesOf` gives).
+ */
+export function placeOnLadder(ladder: ArrayLike<number>, score: number): number {
+  let low = 0;
+  let high = ladder.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (ladder[middle] > score) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return low + 1;
+}

@@ -100,6 +100,8 @@ describe(approximateBytes.name, () => {
     const large = approximateBytes({ id: 1, name: 'a'.repeat(10_000) });
     expect(large - small).toBeGreaterThanOrEqual(10_000);
     expect(approximateBytes(Buffer.alloc(5_000))).toBeGreaterThanOrEqual(5_000);
+    expect(approximateBytes(new Float64Array(1_000))).toBeGreaterThanOrEqual(8_000);
+    expect(approximateBytes(new Float64Array(1_000))).toBeLessThan(9_000);
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
     expect(approximateBytes(cycle)).toBeGreaterThan(1_000);

@@ -30,8 +30,9 @@ export function approximateBytes(value: unknown): number {
   if (typeof value === 'string') {
     return stringBytes(value);
   }
-  if (Buffer.isBuffer(value)) {
-    return value.length + ENTRY_OVERHEAD_BYTES;
+  if (ArrayBuffer.isView(value)) {
+    // Buffers and typed arrays (a mini-game category's ladder of scores): their bytes, not their JSON.
+    return value.byteLength + ENTRY_OVERHEAD_BYTES;
   }
   try {
     return (JSON.stringify(value) ?? '').length * 2 + ENTRY_OVERHEAD_BYTES;
