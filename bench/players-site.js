@@ -153,7 +153,7 @@ async function main() {
     await post('/game-server/logins', key, { logins: sample.map((uuid, i) => ({ uuid, mcid: `player_${Math.floor((i * players) / 1000)}`, loggedInAt: new Date(NOW - DAY).toISOString() })) });
     const routes = {
       'v2/users/{id}': sample.map((uuid) => `/v2/users/${uuid}`),
-      'search/prefix': sample.map((_, i) => `/v2/users/search/prefix?mcid=player_${i % 100}`),
+      'search/prefix': sample.map((_, i) => `/v2/users/search/prefix?mcid=player_${100 + (i % 900)}`),
       'recentLogin': ['/v2/users/recentLogin'],
       'recentLogin?uuid': sample.map((uuid) => `/v2/users/recentLogin?uuid=${uuid}`),
       'daily-online': sample.map((uuid) => `/v2/users/daily-online?uuid=${uuid}`),

@@ -5,6 +5,8 @@
  * stay exact). Pure functions, no framework imports.
  */
 
+import { zoneOffsetSeconds } from '../common/time/zone-offset';
+
 /** A day's play is at most a day, however many sessions overlap (the heatmap's cap). */
 export const DAY_CAP_SECONDS = 86_400;
 
@@ -15,74 +17,14 @@ export interface EraSpan {
   end: Date | null;
 }
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
-function dayFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = dayFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
-    dayFormats.set(timeZone, format);
-  }
-  return format;
-}
-
-interface LocalTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-function localTime(seconds: number, timeZone: string): LocalTime {
-  const parts: Record<string, number> = {};
-  for (const part of dayFormat(timeZone).formatToParts(new Date(seconds * 1000))) {
-    if (part.type !== 'literal') {
-      parts[part.type] = Number(part.value);
-    }
-  }
-  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: parts.second };
-}
-
 /** Whole seconds since the epoch of a Date (the fraction dropped). */
 export function epochSeconds(date: Date): number {
   return Math.floor(date.getTime() / 1000);
 }
 
-/**
- * Offsets are measured once per zone and quarter of an hour (clock changes fall on quarter hours
- * in UTC): asking Intl for every instant made counting a million imported sessions take minutes.
- */
-const OFFSET_BUCKET_SECONDS = 900;
-/** Quarter hours kept per zone (about five years); past it the zone's cache starts again. */
-const OFFSET_CACHE_LIMIT = 200_000;
-const offsetCaches = new Map<string, Map<number, number>>();
-
-/** The zone's offset from UTC at an instant, in seconds (local minus UTC). */
-function offsetAt(seconds: number, timeZone: string): number {
-  let cache = offsetCaches.get(timeZone);
-  if (!cache) {
-    cache = new Map();
-    offsetCaches.set(timeZone, cache);
-  }
-  const bucket = Math.floor(seconds / OFFSET_BUCKET_SECONDS);
-  let offset = cache.get(bucket);
-  if (offset === undefined) {
-    const at = bucket * OFFSET_BUCKET_SECONDS;
-    const local = localTime(at, timeZone);
-    offset = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second) / 1000 - at;
-    if (cache.size >= OFFSET_CACHE_LIMIT) {
-      cache.clear();
-    }
-    cache.set(bucket, offset);
-  }
-  return offset;
-}
-
 /** `YYYY-MM-DD`: the day an instant (epoch seconds) falls on in `timeZone`. */
 export function dayOf(seconds: number, timeZone: string): string {
-  return new Date((seconds + offsetAt(seconds, timeZone)) * 1000).toISOString().slice(0, 10);
+  return new Date((seconds + zoneOffsetSeconds(seconds, timeZone)) * 1000).toISOString().slice(0, 10);
 }
 
 /**
@@ -90,10 +32,10 @@ export function dayOf(seconds: number, timeZone: string): string {
  * midnight (or, where a clock change skips midnight, the instant the day begins).
  */
 export function nextDayStart(seconds: number, timeZone: string): number {
-  const midnightAsUtc = (Math.floor((seconds + offsetAt(seconds, timeZone)) / 86_400) + 1) * 86_400;
+  const midnightAsUtc = (Math.floor((seconds + zoneOffsetSeconds(seconds, timeZone)) / 86_400) + 1) * 86_400;
   // The offset at the next midnight may differ from now (a clock change): settle it twice.
-  let candidate = midnightAsUtc - offsetAt(seconds, timeZone);
-  candidate = midnightAsUtc - offsetAt(candidate, timeZone);
+  let candidate = midnightAsUtc - zoneOffsetSeconds(seconds, timeZone);
+  candidate = midnightAsUtc - zoneOffsetSeconds(candidate, timeZone);
   const today = dayOf(seconds, timeZone);
   // Where the clock changes around midnight the estimate can miss: bracket the day's end, then bisect.
   let low = seconds;

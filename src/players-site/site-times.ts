@@ -4,25 +4,7 @@
  * difference. Pure functions, no framework imports.
  */
 
-const wallClockFormats = new Map<string, Intl.DateTimeFormat>();
-
-function wallClockFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = wallClockFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    wallClockFormats.set(timeZone, format);
-  }
-  return format;
-}
+import { wallClockParts } from '../common/time/zone-offset';
 
 interface CalendarDate {
   year: number;
@@ -30,15 +12,8 @@ interface CalendarDate {
   day: number;
 }
 
-function partsIn(date: Date, timeZone: string): CalendarDate & { hour: number; minute: number; second: number } {
-  const parts: Record<string, number> = {};
-  for (const part of wallClockFormat(timeZone).formatToParts(date)) {
-    if (part.type !== 'literal') {
-      parts[part.type] = Number(part.value);
-    }
-  }
-  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: parts.second };
-}
+/** Through the zone's cached offset: Intl per instant cost about 5 µs, 100 times in a login list. */
+const partsIn = wallClockParts;
 
 const two = (value: number): string => String(value).padStart(2, '0');
 
