@@ -2,14 +2,12 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, Matches, ValidateBy } from 'class-validator';
 import { CHATID_PATTERN, UUID_PATTERN } from '../../common/identifiers';
-import { ListOf } from '../../common/validation/lists';
+import { ListOf, MAX_BATCH } from '../../common/validation/lists';
 import { FromJsonString, OptionalField } from '../../common/validation/transforms';
 import { rule } from '../../common/validation/validation.pipe';
 import { IsTimestamp } from '../../users/dto/timestamp.decorators';
 import { CHAT_NAME_MAX, DISCRIMINATOR_PATTERN, GITHUB_LOGIN_PATTERN, isWebUrl, TWITTER_ID_PATTERN, URL_MAX } from '../profile-fields';
 import { IsSenderId } from '../../common/validation/sender-id';
-
-export const MAX_BATCH = 1000;
 
 const chatidRule = Matches(CHATID_PATTERN, rule('validation.chatid'));
 

@@ -11,6 +11,9 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateBy, ValidateNested } from 
  */
 
 /** The constraint's name: the pipe reports one detail per element that broke it (`logins.3`). */
+/** The most records one ingest batch (game server, chat bot) may carry; stored in one transaction. */
+export const MAX_BATCH = 1000;
+
 export const EACH_OBJECT = 'eachObject';
 
 /** A JSON object: not null, not a list. */

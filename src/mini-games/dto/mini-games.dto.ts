@@ -2,13 +2,12 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsNumber, IsString, Matches, Max, Min } from 'class-validator';
 import { MCID_PATTERN, UUID_PATTERN } from '../../common/identifiers';
 import { INT_COLUMN_MAX, IsIntColumn } from '../../common/validation/column-range';
-import { ListOf } from '../../common/validation/lists';
+import { ListOf, MAX_BATCH } from '../../common/validation/lists';
 import { FromJsonString } from '../../common/validation/transforms';
 import { rule } from '../../common/validation/validation.pipe';
 import { IsTimestamp } from '../../users/dto/timestamp.decorators';
 import { IsSenderId } from '../../common/validation/sender-id';
 
-export const MAX_BATCH = 1000;
 /** The sender's own id: 1-64 printable ASCII characters, no spaces. */
 /** A time in milliseconds: up to a year. */
 const MAX_MS = 366 * 86400 * 1000;

@@ -1,11 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { MCID_PATTERN, UUID_PATTERN } from '../../common/identifiers';
-import { ListOf } from '../../common/validation/lists';
+import { ListOf, MAX_BATCH } from '../../common/validation/lists';
 import { FromJsonString, OptionalField, ToInt } from '../../common/validation/transforms';
 import { rule } from '../../common/validation/validation.pipe';
 import { IsTimestamp } from '../../users/dto/timestamp.decorators';
-import { MAX_BATCH } from '../../users/dto/game-server.dto';
 import { IsSenderId } from '../../common/validation/sender-id';
 
 /** The most away time one report may carry: 31 days. */

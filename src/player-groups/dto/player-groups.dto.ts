@@ -1,13 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, Matches, ValidateIf } from 'class-validator';
 import { UUID_PATTERN } from '../../common/identifiers';
-import { ListOf } from '../../common/validation/lists';
+import { ListOf, MAX_BATCH } from '../../common/validation/lists';
 import { FromJsonString } from '../../common/validation/transforms';
 import { rule } from '../../common/validation/validation.pipe';
 import { IsTimestamp } from '../../users/dto/timestamp.decorators';
 import { IsSenderId } from '../../common/validation/sender-id';
-
-export const MAX_BATCH = 1000;
 
 export class GroupChangeItemDto {
   @ApiProperty({ description: "The sender's own id of the change (1-64 printable ASCII characters, no spaces): a re-sent id is skipped.", example: 'perm-000123' })

@@ -2,14 +2,13 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { MCID_PATTERN, UUID_PATTERN } from '../../common/identifiers';
 import { INT_COLUMN_MAX, IsIntColumn } from '../../common/validation/column-range';
-import { ListOf } from '../../common/validation/lists';
+import { ListOf, MAX_BATCH } from '../../common/validation/lists';
 import { FromJsonString, OptionalField, ToInt } from '../../common/validation/transforms';
 import { rule } from '../../common/validation/validation.pipe';
 import { IsTimestamp } from '../../users/dto/timestamp.decorators';
 import { PUNISHMENT_KINDS, type PunishmentKind } from '../punishment-kinds';
 import { IsSenderId } from '../../common/validation/sender-id';
 
-export const MAX_BATCH = 1000;
 /** The sender's own id: 1-64 printable ASCII characters, no spaces. */
 export class IssuedPunishmentDto {
   @ApiProperty({ description: "The game server's own id of the punishment (1-64 printable ASCII characters); unique per kind.", example: 'jail-1042' })

@@ -2,12 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { CHATID_PATTERN, MCID_PATTERN, UUID_PATTERN } from '../../common/identifiers';
 import { INT_COLUMN_MAX, IsIntColumn } from '../../common/validation/column-range';
-import { ListOf } from '../../common/validation/lists';
+import { ListOf, MAX_BATCH } from '../../common/validation/lists';
 import { FromJsonString, OptionalField, ToBool, ToInt, Trim } from '../../common/validation/transforms';
 import { IsTimestamp } from './timestamp.decorators';
 import { rule } from '../../common/validation/validation.pipe';
-
-export const MAX_BATCH = 1000;
 
 const uuidRule = Matches(UUID_PATTERN, rule('validation.uuid'));
 
