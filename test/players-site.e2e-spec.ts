@@ -336,6 +336,8 @@ describe('players site (e2e)', () => {
       expect(clean.body.error).toBe(clean.body.message);
       const noBan = await app.get('/v1/users/mcbans/ban/987654321');
       expect(noBan.status).toBe(404);
+      const huge = await app.get('/v1/users/mcbans/ban/9007199254740993');
+      expect({ status: huge.status, message: huge.body.message }).toEqual({ status: 404, message: 'No ban 9007199254740993 in the ban-list mirror.' });
       const badId = await app.get('/v1/users/mcbans/ban/abc');
       expect(badId.status).toBe(400);
       expect(badId.body.error).toBe(badId.body.message);

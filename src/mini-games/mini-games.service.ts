@@ -46,8 +46,6 @@ export class MiniGamesService {
         names.set(result.uuid.toLowerCase(), result.mcid);
       }
     }
-    for (const uuid of [...names.keys()].sort()) {
-      await this.players.ensure(uuid, names.get(uuid) ?? '', tx);
-    }
+    await this.players.ensureAll(tx, [...names].map(([uuid, mcid]) => ({ uuid, mcid })));
   }
 }

@@ -27,9 +27,7 @@ export class AwayService {
     const run = (): Promise<number> =>
       this.unitOfWork.transaction(async (tx) => {
         const names = new Map(items.map((item) => [item.uuid.toLowerCase(), item.mcid]));
-        for (const uuid of [...names.keys()].sort()) {
-          await this.players.ensure(uuid, names.get(uuid)!, tx);
-        }
+        await this.players.ensureAll(tx, [...names].map(([uuid, mcid]) => ({ uuid, mcid })));
         return this.storeIn(
           tx,
           'game-server',

@@ -76,9 +76,7 @@ export class PlaySessionsService {
     }));
     // Players first, in one order: a player not seen before gets a bare row (no first login).
     const names = new Map(reports.map((report) => [report.uuid, report.mcid]));
-    for (const uuid of [...names.keys()].sort()) {
-      await this.players.ensure(uuid, names.get(uuid)!, tx);
-    }
+    await this.players.ensureAll(tx, [...names].map(([uuid, mcid]) => ({ uuid, mcid })));
 
     const stored = await this.sessions.getForUpdate(
       tx,

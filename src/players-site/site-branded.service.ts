@@ -8,6 +8,7 @@ import { wallClock } from './site-times';
 import { SitePlayersService } from './site-players.service';
 import { POSITIVE_INT_PATTERN } from '../common/identifiers';
 import { msg } from '../common/errors/messages';
+import { INT_COLUMN_MAX } from '../common/validation/column-range';
 
 export interface SiteAchievement {
   id: number;
@@ -87,7 +88,13 @@ export class SiteBrandedService {
     if (!POSITIVE_INT_PATTERN.test(id)) {
       throw ApiError.invalidField('id', msg('validation.positiveInteger', { field: 'id' }));
     }
-    const ban = await this.banlist.ban(Number(id));
+    // Up to 16 digits pass the pattern; past an integer column's range no ban can have the id (and
+    // Number() would round it to another one).
+    const banId = Number(id);
+    if (banId > INT_COLUMN_MAX) {
+      throw ApiError.notFound(msg('banlist.banNotFound', { banId: id }));
+    }
+    const ban = await this.banlist.ban(banId);
     return { server: ban.server, banned_by: ban.bannedBy, reason: ban.reason, date: this.time(new Date(ban.bannedAt)) };
   }
 

@@ -159,6 +159,36 @@ export class PlayersRepository {
   }
 
   /**
+   * Inserts a row with its game id for each player not seen yet, in uuid order (one lock order for
+   * concurrent batches on MySQL), in statements of many rows; returns how many were new. Bumps
+   * `players` once then.
+   */
+  async createNamedIfAbsent(tx: Transaction, players: ReadonlyArray<{ uuid: string; mcid: string }>, createdAt: Date): Promise<number> {
+    let created = 0;
+    const sorted = [...players].sort((a, b) => (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
+    for (const chunk of chunks(sorted, UPSERT_CHUNK)) {
+      const { affectedRows } = await tx.run(
+        `${tx.insertIgnore} INTO players (uuid, mcid, mcid_key, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap((player) => [player.uuid, player.mcid, player.mcid.toLowerCase(), tx.time(createdAt)]),
+      );
+      created += affectedRows;
+    }
+    if (created > 0) {
+      await this.versions.bump(tx, 'players');
+    }
+    return created;
+  }
+
+  /** Of `uuids`, the players with no login yet, with their names (the transaction's view). */
+  async getWithoutLoginIn(tx: Transaction, uuids: readonly string[]): Promise<Array<{ uuid: string; mcid: string | null }>> {
+    const found: Array<{ uuid: string; mcid: string | null }> = [];
+    for (const chunk of chunks(uuids, UPSERT_CHUNK)) {
+      found.push(...(await tx.all<{ uuid: string; mcid: string | null }>(`SELECT uuid, mcid FROM players WHERE first_login IS NULL AND uuid IN (${placeholders(chunk.length)})`, chunk)));
+    }
+    return found;
+  }
+
+  /**
    * Inserts a bare row (no name, no login) for each of `uuids` not seen yet, in uuid order (one
    * lock order for concurrent batches on MySQL); returns how many were new. Bumps `players` then.
    */

@@ -48,6 +48,25 @@ export class PlayersService {
   }
 
   /**
+   * `ensure` for a batch of players (uuid lower case), in a few statements: rows for those not seen
+   * yet, and the reported name for those without a login whose name differs.
+   */
+  async ensureAll(tx: Transaction, players: ReadonlyArray<{ uuid: string; mcid: string }>): Promise<void> {
+    if (players.length === 0) {
+      return;
+    }
+    const names = new Map(players.map((player) => [player.uuid, player.mcid]));
+    await this.players.createNamedIfAbsent(tx, [...names].map(([uuid, mcid]) => ({ uuid, mcid })), new Date());
+    // A player without login records has no better source for the name than the game server now.
+    for (const existing of await this.players.getWithoutLoginIn(tx, [...names.keys()].sort())) {
+      const mcid = names.get(existing.uuid);
+      if (mcid !== undefined && existing.mcid !== mcid) {
+        await this.players.rename(tx, existing.uuid, mcid);
+      }
+    }
+  }
+
+  /**
    * Makes each of `uuids` (lower case) a known player inside the caller's transaction: a bare row
    * (no name, no first login) for those not seen yet, as for user keys; existing rows are kept.
    * For data reported about a player before any login (votes, groups, …).

@@ -119,9 +119,7 @@ export class PunishmentsService {
         names.set(item.uuid.toLowerCase(), item.mcid);
       }
     }
-    for (const uuid of [...names.keys()].sort()) {
-      await this.players.ensure(uuid, names.get(uuid) ?? '', tx);
-    }
+    await this.players.ensureAll(tx, [...names].map(([uuid, mcid]) => ({ uuid, mcid })));
   }
 
   private async record(tx: Transaction, type: EventType, id: number): Promise<void> {
