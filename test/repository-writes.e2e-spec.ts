@@ -47,7 +47,7 @@ import { square } from './support/cities';
  * repository) fails this file until it has a case here.
  */
 
-const TOPICS: readonly DataTopic[] = ['cities', 'city-owners', 'players', 'banlist'];
+const TOPICS: readonly DataTopic[] = ['cities', 'city-owners', 'players', 'banlist', 'mini-games'];
 const SRC = join(__dirname, '..', 'src');
 const DOCS = join(__dirname, '..', 'docs', 'design-and-performance.md');
 
@@ -295,14 +295,15 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     OriginalImportRepository: ['getLink', 'nextId', 'getAccount', 'getAchievement', 'getUnlockTime', 'hasLoginSince'],
     // holders reads (and on MySQL locks) the rows of some ban ids; it changes nothing.
     CommunityBanlistBansRepository: ['mirrorTimes', 'holders'],
-    PlayersRepository: ['getByUuid', 'getByMcid', 'getByChatid', 'getMcidsByPrefix', 'getRecentlySeen', 'getLoggedIn', 'getNames', 'getInTransaction', 'getChatHolder', 'getOwnerNames'],
+    PlayersRepository: ['getByUuid', 'getByMcid', 'getByChatid', 'getMcidsByPrefix', 'getLoggedIn', 'getNames', 'getInTransaction', 'getChatHolder', 'getOwnerNames'],
     UserKeysRepository: ['getByHash'],
     // getLinksForUpdate reads (and on MySQL locks) the row; it changes nothing.
     ChatAccountsRepository: ['getLinksForUpdate', 'getAccount', 'getLatestSecondAccount', 'getLinks'],
     AchievementsRepository: ['getDefinedIds', 'getUnlocked', 'count'],
-    LoginsRepository: ['getFirstLoginSince', 'getRecentOf', 'getAt'],
+    LoginsRepository: ['getFirstLoginSince', 'getRecentOf', 'getLatestOfRecentPlayers'],
     PunishmentsRepository: ['listForPlayer', 'hasAnyForPlayer', 'getBySourceIn', 'getByIdIn'],
-    MiniGamesRepository: ['recentForPlayer'],
+    // ladder reads a category's scores through the cache of topic mini-games.
+    MiniGamesRepository: ['recentForPlayer', 'ladder'],
     // getForUpdate and getImportedForUpdate read (and on MySQL lock) rows; they change nothing.
     PlaySessionsRepository: ['getForUpdate', 'getStoredIds', 'getLatestStart'],
     PlayTotalsRepository: ['getImportedForUpdate', 'getDays', 'getEraTotals'],
@@ -851,13 +852,32 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
       insertMany: [
         {
           tables: ['minigame_results'],
-          bumps: [],
+          bumps: ['mini-games'],
           async run(write) {
+            // A category of its own: another player's place in it is read (and its ladder cached) before the write.
+            const matchTime = 500_000 + sequence++;
+            const resultOf = (player: { uuid: string; mcid: string }, score: number) => ({
+              sourceId: unique('pm'),
+              uuid: player.uuid,
+              mcid: player.mcid,
+              success: 1,
+              failure: 0,
+              matchTime,
+              realMatchTime: matchTime,
+              calcMatchTime: matchTime * 1000,
+              status: true,
+              score,
+              startTime: new Date(),
+              endTime: new Date(),
+            });
+            const first = newPlayer();
+            await read((tx) => repo(MiniGamesRepository).insertMany(tx, 'game-server', [resultOf(first, 0.5)]));
+            expect(await repo(MiniGamesRepository).recentForPlayer(first.uuid, 50)).toEqual([expect.objectContaining({ rank: 1 })]);
             const player = newPlayer();
-            const result = { sourceId: unique('pm'), uuid: player.uuid, mcid: player.mcid, success: 1, failure: 0, matchTime: 10, realMatchTime: 10, calcMatchTime: 10_000, status: true, score: 0.0001, startTime: new Date(), endTime: new Date() };
             expect(await repo(MiniGamesRepository).recentForPlayer(player.uuid, 50)).toEqual([]);
-            expect(await write((tx) => repo(MiniGamesRepository).insertMany(tx, 'game-server', [result]))).toBe(1);
-            expect(await repo(MiniGamesRepository).recentForPlayer(player.uuid, 50)).toEqual([expect.objectContaining({ success: 1, matchTime: 10 })]);
+            expect(await write((tx) => repo(MiniGamesRepository).insertMany(tx, 'game-server', [resultOf(player, 0.9)]))).toBe(1);
+            expect(await repo(MiniGamesRepository).recentForPlayer(player.uuid, 50)).toEqual([expect.objectContaining({ success: 1, matchTime, rank: 1 })]);
+            expect(await repo(MiniGamesRepository).recentForPlayer(first.uuid, 50)).toEqual([expect.objectContaining({ rank: 2 })]);
           },
         },
       ],
