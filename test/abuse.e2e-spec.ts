@@ -1,3 +1,4 @@
+import { MAX_AWAY_SECONDS } from '../src/play-time/dto/play-time.dto';
 import { expectError, HttpResult, registerClubUser, RequestOptions, TestApp } from './support/test-app';
 
 interface Operation {
@@ -5,11 +6,18 @@ interface Operation {
   path: string;
   /** Parameter names the endpoint documents (query and body), plus the credential names. */
   params: string[];
+  /** Every body field is documented as nullable (null removes what it names): null everywhere is a valid request, not a malformed one. */
+  nullBodyIsValid: boolean;
+}
+
+interface OpenApiProperty {
+  type?: string | string[];
+  nullable?: boolean;
 }
 
 interface OpenApiSchema {
   $ref?: string;
-  properties?: Record<string, unknown>;
+  properties?: Record<string, OpenApiProperty>;
   allOf?: OpenApiSchema[];
 }
 
@@ -50,15 +58,17 @@ function asText(value: unknown, maxLength: number): string {
   return text.slice(0, maxLength).replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
 
-function resolveProperties(document: OpenApiDocument, schema: OpenApiSchema | undefined): string[] {
+function resolveProperties(document: OpenApiDocument, schema: OpenApiSchema | undefined): Array<[string, OpenApiProperty]> {
   if (!schema) {
     return [];
   }
   if (schema.$ref) {
     return resolveProperties(document, document.components.schemas[schema.$ref.split('/').pop()!]);
   }
-  return [...Object.keys(schema.properties ?? {}), ...(schema.allOf ?? []).flatMap((part) => resolveProperties(document, part))];
+  return [...Object.entries(schema.properties ?? {}), ...(schema.allOf ?? []).flatMap((part) => resolveProperties(document, part))];
 }
+
+const isNullable = (property: OpenApiProperty): boolean => property.nullable === true || (Array.isArray(property.type) && property.type.includes('null'));
 
 function operationsOf(document: OpenApiDocument): Operation[] {
   const operations: Operation[] = [];
@@ -70,10 +80,11 @@ function operationsOf(document: OpenApiDocument): Operation[] {
           params.add(parameter.name);
         }
       }
-      for (const name of resolveProperties(document, operation.requestBody?.content?.['application/json']?.schema)) {
+      const body = resolveProperties(document, operation.requestBody?.content?.['application/json']?.schema);
+      for (const [name] of body) {
         params.add(name);
       }
-      operations.push({ method: method.toUpperCase(), path, params: [...params] });
+      operations.push({ method: method.toUpperCase(), path, params: [...params], nullBodyIsValid: body.length > 0 && body.every(([, property]) => isNullable(property)) });
     }
   }
   return operations;
@@ -114,7 +125,7 @@ describe('abuse: every endpoint with malformed input (e2e)', () => {
 
   beforeAll(async () => {
     app = await TestApp.start();
-    const key = await app.createApiKey(['operator', 'game-server']);
+    const key = await app.createApiKey(['operator', 'game-server', 'chat-bot']);
     const user = await registerClubUser(app, key, { admin: true });
     credentials = { 'x-api-key': key, authorization: `Bearer ${user.usertoken}` };
     operations = operationsOf((await app.get('/docs/openapi.json')).body as unknown as OpenApiDocument);
@@ -154,6 +165,8 @@ describe('abuse: every endpoint with malformed input (e2e)', () => {
     for (const route of ['GET /health', 'GET /health/ready', 'POST /club/token', 'GET /club/token', 'POST /club/register', 'POST /club/nickname', 'POST /game-server/userkeys']) {
       expect(routes).toContain(route);
     }
+    // The one route today whose body of nulls is valid (each null removes a link): no more are skipped unnoticed.
+    expect(operations.filter((operation) => operation.nullBodyIsValid).map((operation) => `${operation.method} ${operation.path}`)).toEqual(['PUT /club/@me/profile-links']);
   });
 
   it('answers every hostile value at every endpoint with a 4xx envelope and writes nothing, without credentials', async () => {
@@ -176,13 +189,17 @@ describe('abuse: every endpoint with malformed input (e2e)', () => {
     expect((await app.get('/health')).status).toBe(200);
   });
 
-  it('does the same with valid operator, game-server and club-admin credentials', async () => {
+  it('does the same with valid operator, game-server, chat-bot and club-admin credentials', async () => {
     // Side effects that need no parameters at all (a ban-list run, a logout, a console sign-in) are not malformed input.
     const parameterised = operations.filter((operation) => !/\/(sync|logout|console-session)$/.test(operation.path));
     const before = await rowCounts();
     const problems: string[] = [];
     for (const operation of parameterised) {
       for (const [label, value] of Object.entries(HOSTILE)) {
+        // Where every body field is nullable ("null removes it"), a body of nulls is a valid request.
+        if (value === null && operation.nullBodyIsValid) {
+          continue;
+        }
         const problem = judge(operation, label, await send(operation, value, { headers: credentials }));
         if (problem) {
           problems.push(problem);
@@ -311,7 +328,13 @@ describe('abuse: numeric and time fields at their edges (e2e)', () => {
     kind: Kind;
     /** Values beside the kind's (a long-poll's `wait` gets only values that answer at once). */
     values?: unknown[];
+    /** Values sent besides the kind's (a field's own limits). */
+    more?: unknown[];
     send: (value: unknown) => Promise<HttpResult>;
+    /** Whether an answer shows that the value got past validation (default: not a 5xx, and not a 400 `invalid_request`). */
+    passed?: (result: HttpResult) => boolean;
+    /** What else the route promises for this value: a problem, or undefined. */
+    check?: (value: unknown, result: HttpResult) => string | undefined;
   }
 
   let app: TestApp;
@@ -346,6 +369,25 @@ describe('abuse: numeric and time fields at their edges (e2e)', () => {
     sequence += 1;
     return { id: `edge-${sequence}`, uuid: UUID, mcid: 'Notch', success: 1, failure: 0, matchTime: 10, realMatchTime: 10, calcMatchTime: 10_000, startTime: AT, endTime: AT, ...overrides };
   };
+  const session = (overrides: Record<string, unknown>) => {
+    sequence += 1;
+    return { id: `edge-session-${sequence}`, uuid: UUID, mcid: 'Notch', startedAt: AT, ...overrides };
+  };
+  const away = (overrides: Record<string, unknown>) => {
+    sequence += 1;
+    return { id: `edge-away-${sequence}`, uuid: UUID, mcid: 'Notch', seconds: 60, at: AT, ...overrides };
+  };
+  /**
+   * A session's later times against its start (AT): up to 31 days after it is taken, a second more
+   * or a time before the start is refused (400), whatever else the value is.
+   */
+  const SESSION_LIMITS: Record<string, number> = { '2024-02-01T00:00:00Z': 200, '2024-02-01T00:00:01Z': 400, '2023-12-31T23:59:59Z': 400 };
+  const sessionLimit = (value: unknown, result: HttpResult): string | undefined => {
+    const expected = typeof value === 'string' ? SESSION_LIMITS[value] : undefined;
+    return expected === undefined || result.status === expected ? undefined : `${result.status}, not ${expected}: ${result.text.slice(0, 200)}`;
+  };
+  /** A chat id (18 digits) of its own per request, so that each accepted time is stored as a new record. */
+  const chatid = () => `7${String(++sequence).padStart(17, '0')}`;
   const query = (path: string, name: string, base: Record<string, string> = {}) => (value: unknown) =>
     app.request('GET', `${path}?${new URLSearchParams({ ...base, [name]: String(value) }).toString()}`, { headers });
   const inPath = (method: string, template: string) => (value: unknown) => app.request(method, template.replace('{}', encodeURIComponent(String(value))), { headers });
@@ -359,6 +401,53 @@ describe('abuse: numeric and time fields at their edges (e2e)', () => {
     { name: 'POST /game-server/login-texts loginTexts[].at', kind: 'time', send: (value) => json('POST', '/game-server/login-texts', { loginTexts: [{ id: 'abuse-text', uuid: UUID, text: 'x', at: value }] }) },
     { name: 'POST /game-server/group-changes groupChanges[].expiresAt', kind: 'time', send: (value) => json('POST', '/game-server/group-changes', { groupChanges: [{ id: 'abuse-group-1', uuid: UUID, group: 'verified', expiresAt: value, at: AT }] }) },
     { name: 'POST /game-server/group-changes groupChanges[].at', kind: 'time', send: (value) => json('POST', '/game-server/group-changes', { groupChanges: [{ id: 'abuse-group-2', uuid: UUID, group: 'verified', at: value }] }) },
+    { name: 'POST /game-server/sessions serverStartedAt', kind: 'time', send: (value) => json('POST', '/game-server/sessions', { serverStartedAt: value, sessions: [session({})] }) },
+    { name: 'POST /game-server/sessions sessions[].startedAt', kind: 'time', send: (value) => json('POST', '/game-server/sessions', { sessions: [session({ startedAt: value })] }) },
+    {
+      name: 'POST /game-server/sessions sessions[].lastActiveAt',
+      kind: 'time',
+      more: Object.keys(SESSION_LIMITS),
+      send: (value) => json('POST', '/game-server/sessions', { sessions: [session({ lastActiveAt: value })] }),
+      check: sessionLimit,
+    },
+    {
+      name: 'POST /game-server/sessions sessions[].endedAt',
+      kind: 'time',
+      more: Object.keys(SESSION_LIMITS),
+      send: (value) => json('POST', '/game-server/sessions', { sessions: [session({ lastActiveAt: AT, endedAt: value })] }),
+      check: sessionLimit,
+    },
+    {
+      name: 'POST /game-server/away-time away[].seconds',
+      kind: 'integer',
+      more: [MAX_AWAY_SECONDS, MAX_AWAY_SECONDS + 1],
+      send: (value) => json('POST', '/game-server/away-time', { away: [away({ seconds: value })] }),
+      // A JSON number is taken when it is a whole number of seconds from 1 to 31 days, refused otherwise.
+      check: (value, result) => {
+        if (typeof value !== 'number') {
+          return undefined;
+        }
+        const expected = Number.isInteger(value) && value >= 1 && value <= MAX_AWAY_SECONDS ? 200 : 400;
+        return result.status === expected ? undefined : `${result.status}, not ${expected}: ${result.text.slice(0, 200)}`;
+      },
+    },
+    { name: 'POST /game-server/away-time away[].at', kind: 'time', send: (value) => json('POST', '/game-server/away-time', { away: [away({ at: value })] }) },
+    {
+      name: 'POST /chat-bot/accounts accounts[].reportedAt',
+      kind: 'time',
+      send: (value) => {
+        const id = chatid();
+        return json('POST', '/chat-bot/accounts', { accounts: [{ id: `edge-${id}`, chatid: id, name: 'edge', reportedAt: value }] });
+      },
+    },
+    {
+      name: 'POST /chat-bot/second-accounts secondAccounts[].registeredAt',
+      kind: 'time',
+      send: (value) => {
+        const id = chatid();
+        return json('POST', '/chat-bot/second-accounts', { secondAccounts: [{ id: `edge-${id}`, chatid: id, mainChatid: '123456789012345678', registeredAt: value }] });
+      },
+    },
     { name: 'POST /cities/create count', kind: 'integer', values: [100, ...BODY_INTEGERS], send: (value) => json('POST', '/cities/create', city({ count: value })) },
     { name: 'POST /cities/create corners[].id', kind: 'integer', send: (value) => json('POST', '/cities/create', city({ corners: square(7_000_000, 0).map((corner, index) => (index === 0 ? { ...corner, id: value } : corner)) })) },
     { name: 'POST /cities/create corners[].x', kind: 'coordinate', send: (value) => json('POST', '/cities/create', city({ corners: square(value, 7_000_000) })) },
@@ -399,6 +488,23 @@ describe('abuse: numeric and time fields at their edges (e2e)', () => {
     { name: 'GET /webhooks/{id}/deliveries id', kind: 'text', send: inPath('GET', '/webhooks/{}/deliveries') },
     { name: 'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver id', kind: 'text', send: inPath('POST', `/webhooks/{}/deliveries/${DELIVERY}/redeliver`) },
     { name: 'GET /users/banlist/ban/{banId} banId', kind: 'text', send: inPath('GET', '/users/banlist/ban/{}') },
+    {
+      // The players site's route answers the base response with `error` = the message text (not
+      // the code): a ban id (a positive integer of at most 16 digits) with no such ban is a 404,
+      // anything else a 400. No ban is mirrored here, so a 404 is an id that got through.
+      name: 'GET /users/mcbans/ban/{id} id',
+      kind: 'text',
+      send: inPath('GET', '/users/mcbans/ban/{}'),
+      passed: (result) => result.status === 404,
+      check: (value, result) => {
+        const expected = /^[1-9][0-9]{0,15}$/.test(String(value)) ? 404 : 400;
+        const body = result.body as { error?: unknown; message?: unknown } | undefined;
+        if (result.status !== expected) {
+          return `${result.status}, not ${expected}: ${result.text.slice(0, 200)}`;
+        }
+        return typeof body?.error === 'string' && body.error === body.message ? undefined : `\`error\` is not the message text: ${result.text.slice(0, 200)}`;
+      },
+    },
     { name: 'POST /game-server/punishments punishments[].issuedAt', kind: 'time', send: (value) => json('POST', '/game-server/punishments', { punishments: [punishment(value)] }) },
     { name: 'POST /game-server/punishments/lifts lifts[].punishmentId', kind: 'integer', send: (value) => json('POST', '/game-server/punishments/lifts', { lifts: [{ kind: 'jail', punishmentId: value, liftedAt: AT }] }) },
     {
@@ -423,7 +529,11 @@ describe('abuse: numeric and time fields at their edges (e2e)', () => {
     if (field.values) {
       return field.values;
     }
-    switch (field.kind) {
+    return [...kindValues(field.kind), ...(field.more ?? [])];
+  }
+
+  function kindValues(kind: Kind): unknown[] {
+    switch (kind) {
       case 'time':
         return TIMES;
       case 'text':
@@ -438,7 +548,7 @@ describe('abuse: numeric and time fields at their edges (e2e)', () => {
   beforeAll(async () => {
     // Every accepted create stays pending: the owner's limit must not turn the later ones into 4xx.
     app = await TestApp.start({ CITY_MAX_PER_OWNER: '1000' });
-    const key = await app.createApiKey(['operator', 'game-server']);
+    const key = await app.createApiKey(['operator', 'game-server', 'chat-bot']);
     const user = await registerClubUser(app, key, { admin: true });
     clubToken = user.usertoken;
     headers = { 'x-api-key': key, authorization: `Bearer ${user.usertoken}` };
@@ -525,8 +635,13 @@ describe('abuse: numeric and time fields at their edges (e2e)', () => {
         const label = typeof value === 'string' ? value : JSON.stringify(value);
         const result = await field.send(value).catch((error: Error) => error);
         sent += 1;
-        if (!(result instanceof Error) && result.status < 500 && (result.status !== 400 || (result.body as { error?: string }).error !== 'invalid_request')) {
+        const passed = field.passed ?? ((answer: HttpResult) => answer.status < 500 && (answer.status !== 400 || (answer.body as { error?: string }).error !== 'invalid_request'));
+        if (!(result instanceof Error) && passed(result)) {
           neverPassed.delete(field.name);
+        }
+        const broken = result instanceof Error ? undefined : field.check?.(value, result);
+        if (broken) {
+          problems.push(`${field.name} = ${label}: ${broken}`);
         }
         if (result instanceof Error) {
           problems.push(`${field.name} = ${label}: no response (${result.message})`);

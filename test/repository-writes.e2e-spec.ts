@@ -22,6 +22,10 @@ import { WebhooksRepository } from '../src/events/webhooks.repository';
 import { CommunityBanlistBansRepository } from '../src/original-import/community-banlist-bans.repository';
 import { OriginalImportRepository } from '../src/original-import/original-import.repository';
 import { MiniGamesRepository } from '../src/mini-games/mini-games.repository';
+import { AwayRepository } from '../src/play-time/away.repository';
+import { PlaySessionsRepository, type NewSession } from '../src/play-time/play-sessions.repository';
+import { PlayTimeReader } from '../src/play-time/play-time.reader';
+import { PlayTotalsRepository } from '../src/play-time/play-totals.repository';
 import { PlayersRepository } from '../src/players/players.repository';
 import { PunishmentsRepository, type NewPunishment } from '../src/punishments/punishments.repository';
 import { UserKeysRepository } from '../src/user-keys/user-keys.repository';
@@ -43,7 +47,7 @@ import { square } from './support/cities';
  * repository) fails this file until it has a case here.
  */
 
-const TOPICS: readonly DataTopic[] = ['cities', 'city-owners', 'players', 'banlist'];
+const TOPICS: readonly DataTopic[] = ['cities', 'city-owners', 'players', 'banlist', 'mini-games'];
 const SRC = join(__dirname, '..', 'src');
 const DOCS = join(__dirname, '..', 'docs', 'design-and-performance.md');
 
@@ -186,6 +190,15 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     return { kind: 'jail', sourceId: unique('p'), uuid: player.uuid, mcid: player.mcid, reason: 'walk', testment: null, issuedBy: 'CONSOLE', issuedAt: new Date(), active: true, liftedAt: null };
   }
 
+  /** A game-server session of a fresh player, not stored yet: started an hour ago, counted to 10 minutes later, open. */
+  function newSession(reporter: string | null = null): NewSession {
+    const startedAt = Math.floor(Date.now() / 1000) - 3600;
+    return { origin: 'game-server', reporter, sourceId: unique('session-'), uuid: newPlayer().uuid, startedAt, countedUntil: startedAt + 600, endedAt: null };
+  }
+
+  /** The stored session of this id, read in a transaction of its own (undefined: none). */
+  const storedSession = async (sourceId: string) => (await read((tx) => repo(PlaySessionsRepository).getForUpdate(tx, 'game-server', [sourceId]))).get(sourceId);
+
   /** A player `/users` finds (a login now), not owning a city. */
   async function seedSeenPlayer(): Promise<{ uuid: string; mcid: string }> {
     const player = newPlayer();
@@ -282,14 +295,19 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     OriginalImportRepository: ['getLink', 'nextId', 'getAccount', 'getAchievement', 'getUnlockTime', 'hasLoginSince'],
     // holders reads (and on MySQL locks) the rows of some ban ids; it changes nothing.
     CommunityBanlistBansRepository: ['mirrorTimes', 'holders'],
-    PlayersRepository: ['getByUuid', 'getByMcid', 'getLoggedIn', 'getNames', 'getInTransaction', 'getChatHolder', 'getOwnerNames'],
+    PlayersRepository: ['getByUuid', 'getByMcid', 'getByChatid', 'getMcidsByPrefix', 'getLoggedIn', 'getNames', 'getInTransaction', 'getChatHolder', 'getOwnerNames'],
     UserKeysRepository: ['getByHash'],
     // getLinksForUpdate reads (and on MySQL locks) the row; it changes nothing.
     ChatAccountsRepository: ['getLinksForUpdate', 'getAccount', 'getLatestSecondAccount', 'getLinks'],
     AchievementsRepository: ['getDefinedIds', 'getUnlocked', 'count'],
-    LoginsRepository: ['getFirstLoginSince'],
+    LoginsRepository: ['getFirstLoginSince', 'getRecentOf', 'getLatestOfRecentPlayers'],
     PunishmentsRepository: ['listForPlayer', 'hasAnyForPlayer', 'getBySourceIn', 'getByIdIn'],
-    MiniGamesRepository: ['recentForPlayer'],
+    // ladder reads a category's scores through the cache of topic mini-games.
+    MiniGamesRepository: ['recentForPlayer', 'ladder'],
+    // getForUpdate and getImportedForUpdate read (and on MySQL lock) rows; they change nothing.
+    PlaySessionsRepository: ['getForUpdate', 'getStoredIds', 'getLatestStart'],
+    PlayTotalsRepository: ['getImportedForUpdate', 'getDays', 'getEraTotals'],
+    AwayRepository: ['getStoredIds', 'getTotal'],
     // The lock… methods read (and on MySQL lock) rows; they change nothing.
     VotesRepository: ['getStoredVoteIds', 'lockTotals', 'getSummary'],
     LoginTextsRepository: ['getStoredReportIds', 'lockCurrent'],
@@ -302,6 +320,7 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     WebhooksRepository: ['time'],
     PlayersRepository: ['changingNames', 'insertSummaries'],
     PunishmentsRepository: ['values'],
+    PlayTotalsRepository: ['addToEras'],
   };
 
   const WRITES: Record<string, Record<string, WriteCase[]>> = {
@@ -833,13 +852,234 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
       insertMany: [
         {
           tables: ['minigame_results'],
+          bumps: ['mini-games'],
+          async run(write) {
+            // A category of its own: another player's place in it is read (and its ladder cached) before the write.
+            const matchTime = 500_000 + sequence++;
+            const resultOf = (player: { uuid: string; mcid: string }, score: number) => ({
+              sourceId: unique('pm'),
+              uuid: player.uuid,
+              mcid: player.mcid,
+              success: 1,
+              failure: 0,
+              matchTime,
+              realMatchTime: matchTime,
+              calcMatchTime: matchTime * 1000,
+              status: true,
+              score,
+              startTime: new Date(),
+              endTime: new Date(),
+            });
+            const first = newPlayer();
+            await read((tx) => repo(MiniGamesRepository).insertMany(tx, 'game-server', [resultOf(first, 0.5)]));
+            expect(await repo(MiniGamesRepository).recentForPlayer(first.uuid, 50)).toEqual([expect.objectContaining({ rank: 1 })]);
+            const player = newPlayer();
+            expect(await repo(MiniGamesRepository).recentForPlayer(player.uuid, 50)).toEqual([]);
+            expect(await write((tx) => repo(MiniGamesRepository).insertMany(tx, 'game-server', [resultOf(player, 0.9)]))).toBe(1);
+            expect(await repo(MiniGamesRepository).recentForPlayer(player.uuid, 50)).toEqual([expect.objectContaining({ success: 1, matchTime, rank: 1 })]);
+            expect(await repo(MiniGamesRepository).recentForPlayer(first.uuid, 50)).toEqual([expect.objectContaining({ rank: 2 })]);
+          },
+        },
+      ],
+    },
+    PlaySessionsRepository: {
+      insert: [
+        {
+          tables: ['play_sessions'],
           bumps: [],
           async run(write) {
-            const player = newPlayer();
-            const result = { sourceId: unique('pm'), uuid: player.uuid, mcid: player.mcid, success: 1, failure: 0, matchTime: 10, realMatchTime: 10, calcMatchTime: 10_000, status: true, score: 0.0001, startTime: new Date(), endTime: new Date() };
-            expect(await repo(MiniGamesRepository).recentForPlayer(player.uuid, 50)).toEqual([]);
-            expect(await write((tx) => repo(MiniGamesRepository).insertMany(tx, 'game-server', [result]))).toBe(1);
-            expect(await repo(MiniGamesRepository).recentForPlayer(player.uuid, 50)).toEqual([expect.objectContaining({ success: 1, matchTime: 10 })]);
+            const session = newSession();
+            expect(await storedSession(session.sourceId)).toBeUndefined();
+            await write((tx) => repo(PlaySessionsRepository).insert(tx, [session], new Date()));
+            expect(await storedSession(session.sourceId)).toEqual({ sourceId: session.sourceId, uuid: session.uuid, startedAt: session.startedAt, countedUntil: session.countedUntil, endedAt: null });
+            expect((await read((tx) => repo(PlaySessionsRepository).getLatestStart(tx, 'game-server', session.uuid)))?.getTime()).toBe(session.startedAt * 1000);
+          },
+        },
+      ],
+      update: [
+        {
+          tables: ['play_sessions'],
+          bumps: [],
+          async run(write) {
+            const session = newSession();
+            await read((tx) => repo(PlaySessionsRepository).insert(tx, [session], new Date()));
+            const moved = { sourceId: session.sourceId, uuid: session.uuid, startedAt: session.startedAt, countedUntil: session.countedUntil + 300, endedAt: session.countedUntil + 300 };
+            await write((tx) => repo(PlaySessionsRepository).update(tx, 'game-server', moved));
+            expect(await storedSession(session.sourceId)).toEqual(moved);
+          },
+        },
+      ],
+      closeOpenBefore: [
+        {
+          tables: ['play_sessions'],
+          bumps: [],
+          async run(write) {
+            const session = newSession();
+            await read((tx) => repo(PlaySessionsRepository).insert(tx, [session], new Date()));
+            const before = new Date((session.startedAt + 1) * 1000);
+            expect(await write((tx) => repo(PlaySessionsRepository).closeOpenBefore(tx, 'game-server', session.uuid, before))).toBe(1);
+            // Ended at its last reported activity.
+            expect(await storedSession(session.sourceId)).toMatchObject({ countedUntil: session.countedUntil, endedAt: session.countedUntil });
+          },
+        },
+      ],
+      closeReporterBefore: [
+        {
+          tables: ['play_sessions'],
+          bumps: [],
+          async run(write) {
+            const reporter = unique('server-');
+            const session = newSession(reporter);
+            await read((tx) => repo(PlaySessionsRepository).insert(tx, [session], new Date()));
+            expect(await storedSession(session.sourceId)).toMatchObject({ endedAt: null });
+            expect(await write((tx) => repo(PlaySessionsRepository).closeReporterBefore(tx, reporter, new Date()))).toBe(1);
+            expect(await storedSession(session.sourceId)).toMatchObject({ endedAt: session.countedUntil });
+          },
+        },
+      ],
+    },
+    PlayTotalsRepository: {
+      addDays: [
+        {
+          tables: ['play_days'],
+          bumps: [],
+          async run(write) {
+            const { uuid } = newPlayer();
+            expect(await repo(PlayTotalsRepository).getDays(uuid, '2026-01-01', '2026-01-31')).toEqual([]);
+            await write((tx) => repo(PlayTotalsRepository).addDays(tx, [{ uuid, day: '2026-01-15', seconds: 1800 }]));
+            expect(await repo(PlayTotalsRepository).getDays(uuid, '2026-01-01', '2026-01-31')).toEqual([{ day: '2026-01-15', seconds: 1800 }]);
+          },
+        },
+        {
+          // Added to a stored day, which holds a day at most.
+          tables: ['play_days'],
+          bumps: [],
+          async run(write) {
+            const { uuid } = newPlayer();
+            await read((tx) => repo(PlayTotalsRepository).addDays(tx, [{ uuid, day: '2026-01-15', seconds: 80_000 }]));
+            await write((tx) =>
+              repo(PlayTotalsRepository).addDays(tx, [
+                { uuid, day: '2026-01-15', seconds: 10_000 },
+                { uuid, day: '2026-01-16', seconds: 60 },
+              ]),
+            );
+            expect(await repo(PlayTotalsRepository).getDays(uuid, '2026-01-01', '2026-01-31')).toEqual([
+              { day: '2026-01-15', seconds: 86_400 },
+              { day: '2026-01-16', seconds: 60 },
+            ]);
+          },
+        },
+      ],
+      addRecorded: [
+        {
+          tables: ['play_era_totals'],
+          bumps: [],
+          async run(write) {
+            const { uuid } = newPlayer();
+            await read((tx) => repo(PlayTotalsRepository).addImported(tx, [{ uuid, era: 'walk', seconds: 100 }]));
+            expect(await repo(PlayTimeReader).eraTotals(uuid)).toEqual(new Map([['walk', 100]]));
+            await write((tx) => repo(PlayTotalsRepository).addRecorded(tx, [{ uuid, era: 'walk', seconds: 50 }]));
+            expect(await repo(PlayTimeReader).eraTotals(uuid)).toEqual(new Map([['walk', 150]]));
+          },
+        },
+      ],
+      addImported: [
+        {
+          tables: ['play_era_totals'],
+          bumps: [],
+          async run(write) {
+            const { uuid } = newPlayer();
+            await read((tx) => repo(PlayTotalsRepository).addRecorded(tx, [{ uuid, era: 'walk', seconds: 40 }]));
+            await write((tx) =>
+              repo(PlayTotalsRepository).addImported(tx, [
+                { uuid, era: 'walk', seconds: 300 },
+                { uuid, era: 'older', seconds: 7 },
+              ]),
+            );
+            expect(await repo(PlayTimeReader).eraTotals(uuid)).toEqual(new Map([['older', 7], ['walk', 340]]));
+          },
+        },
+        {
+          // Negative: an imported total that shrank on a rerun takes its difference away.
+          tables: ['play_era_totals'],
+          bumps: [],
+          async run(write) {
+            const { uuid } = newPlayer();
+            await read((tx) => repo(PlayTotalsRepository).addImported(tx, [{ uuid, era: 'walk', seconds: 300 }]));
+            await write((tx) => repo(PlayTotalsRepository).addImported(tx, [{ uuid, era: 'walk', seconds: -120 }]));
+            expect(await repo(PlayTimeReader).eraTotals(uuid)).toEqual(new Map([['walk', 180]]));
+          },
+        },
+      ],
+      insertImported: [
+        {
+          tables: ['play_imported_totals'],
+          bumps: [],
+          async run(write) {
+            const total = { sourceId: unique('total-'), uuid: newPlayer().uuid, era: 'walk', seconds: 3600 };
+            await write((tx) => repo(PlayTotalsRepository).insertImported(tx, 'original', [total], new Date()));
+            expect(await read((tx) => repo(PlayTotalsRepository).getImportedForUpdate(tx, 'original', [total.sourceId]))).toEqual(new Map([[total.sourceId, total]]));
+          },
+        },
+      ],
+      replaceImported: [
+        {
+          tables: ['play_imported_totals'],
+          bumps: [],
+          async run(write) {
+            const total = { sourceId: unique('total-'), uuid: newPlayer().uuid, era: 'walk', seconds: 3600 };
+            await read((tx) => repo(PlayTotalsRepository).insertImported(tx, 'original', [total], new Date()));
+            const replaced = { ...total, uuid: newPlayer().uuid, era: 'older', seconds: 1200 };
+            await write((tx) => repo(PlayTotalsRepository).replaceImported(tx, 'original', replaced));
+            expect(await read((tx) => repo(PlayTotalsRepository).getImportedForUpdate(tx, 'original', [total.sourceId]))).toEqual(new Map([[total.sourceId, replaced]]));
+          },
+        },
+      ],
+    },
+    AwayRepository: {
+      insert: [
+        {
+          tables: ['away_records'],
+          bumps: [],
+          async run(write) {
+            const { uuid } = newPlayer();
+            const ids = [unique('away-'), unique('away-')];
+            expect(await read((tx) => repo(AwayRepository).getStoredIds(tx, 'game-server', ids))).toEqual(new Set());
+            await write((tx) =>
+              repo(AwayRepository).insert(
+                tx,
+                'game-server',
+                [
+                  { sourceId: ids[0], uuid, seconds: 300, at: new Date() },
+                  { sourceId: ids[1], uuid, seconds: 60, at: null },
+                ],
+                new Date(),
+              ),
+            );
+            expect(await read((tx) => repo(AwayRepository).getStoredIds(tx, 'game-server', ids))).toEqual(new Set(ids));
+          },
+        },
+      ],
+      addTotals: [
+        {
+          tables: ['away_totals'],
+          bumps: [],
+          async run(write) {
+            const { uuid } = newPlayer();
+            const other = newPlayer().uuid;
+            await read((tx) => repo(AwayRepository).addTotals(tx, new Map([[uuid, 300]])));
+            expect(await repo(PlayTimeReader).awaySeconds(uuid)).toBe(300);
+            await write((tx) =>
+              repo(AwayRepository).addTotals(
+                tx,
+                new Map([
+                  [uuid, 45],
+                  [other, 10],
+                ]),
+              ),
+            );
+            expect(await repo(PlayTimeReader).awaySeconds(uuid)).toBe(345);
+            expect(await repo(PlayTimeReader).awaySeconds(other)).toBe(10);
           },
         },
       ],
