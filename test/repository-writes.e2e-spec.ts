@@ -295,7 +295,7 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     OriginalImportRepository: ['getLink', 'nextId', 'getAccount', 'getAchievement', 'getUnlockTime', 'hasLoginSince'],
     // holders reads (and on MySQL locks) the rows of some ban ids; it changes nothing.
     CommunityBanlistBansRepository: ['mirrorTimes', 'holders'],
-    PlayersRepository: ['getByUuid', 'getByMcid', 'getByChatid', 'getMcidsByPrefix', 'getLoggedIn', 'getNames', 'getInTransaction', 'getChatHolder', 'getOwnerNames'],
+    PlayersRepository: ['getByUuid', 'getByMcid', 'getByChatid', 'getMcidsByPrefix', 'getLoggedIn', 'getNames', 'getInTransaction', 'getWithoutLoginIn', 'getChatHolder', 'getOwnerNames'],
     UserKeysRepository: ['getByHash'],
     // getLinksForUpdate reads (and on MySQL locks) the row; it changes nothing.
     ChatAccountsRepository: ['getLinksForUpdate', 'getAccount', 'getLatestSecondAccount', 'getLinks'],
@@ -555,6 +555,18 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
             const player = newPlayer();
             expect(await write((tx) => repo(PlayersRepository).createBareIfAbsent(tx, [player.uuid, player.uuid], new Date()))).toBe(1);
             expect(await repo(PlayersRepository).getByUuid(player.uuid)).toMatchObject({ uuid: player.uuid, mcid: null, firstLogin: null });
+          },
+        },
+      ],
+      createNamedIfAbsent: [
+        {
+          tables: ['players'],
+          bumps: ['players'],
+          async run(write) {
+            const [first, second] = [newPlayer(), newPlayer()];
+            expect(await write((tx) => repo(PlayersRepository).createNamedIfAbsent(tx, [second, first], new Date()))).toBe(2);
+            expect(await repo(PlayersRepository).getByMcid(first.mcid.toLowerCase())).toMatchObject({ uuid: first.uuid, mcid: first.mcid, firstLogin: null });
+            expect(await read((tx) => repo(PlayersRepository).getWithoutLoginIn(tx, [first.uuid, newPlayer().uuid]))).toEqual([{ uuid: first.uuid, mcid: first.mcid }]);
           },
         },
       ],
