@@ -47,10 +47,21 @@ function cli(env, ...args) {
   return execFileSync(process.execPath, [join(ROOT, 'scripts', 'cli.js'), ...args], { env, maxBuffer: 64 * 1024 * 1024 }).toString();
 }
 
+/** 503 answers during seeding, by route: a sender tries again after Retry-After, as a game server's plugin would. */
+const retriedAfter503 = {};
+
 async function post(path, key, body) {
-  const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
-  if (response.status !== 200) {
-    throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
+    if (response.status === 200) {
+      return;
+    }
+    const text = await response.text();
+    if (response.status !== 503 || attempt === 5) {
+      throw new Error(`${path}: ${response.status} ${text}`);
+    }
+    retriedAfter503[path] = (retriedAfter503[path] ?? 0) + 1;
+    await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after') ?? 1) * 1000));
   }
 }
 
@@ -107,7 +118,7 @@ async function seed_(key, botKey) {
   });
   await sendBatches('/chat-bot/accounts', botKey, 'accounts', players / 5, (i) => ({ id: `account-${i}`, chatid: String(100000000000000000n + BigInt(i)), name: `chat_${i}`, reportedAt: new Date(NOW - DAY).toISOString() }));
   await sendBatches('/chat-bot/profile-links', botKey, 'links', players / 5, (i) => ({ id: `links-${i}`, uuid: uuidOf(i * 5), githubId: `gh${i}`, homeUrl: `https://example.org/${i}` }));
-  return { sessionsSeconds: Math.round((sessionsDone - started) / 100) / 10, restSeconds: Math.round((Date.now() - sessionsDone) / 100) / 10 };
+  return { sessionsSeconds: Math.round((sessionsDone - started) / 100) / 10, restSeconds: Math.round((Date.now() - sessionsDone) / 100) / 10, retriedAfter503 };
 }
 
 function measure(generator, paths) {
