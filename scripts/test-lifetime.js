@@ -85,6 +85,8 @@ const MIX = [
   ['read-user', 10],
   ['read-me', 8],
   ['read-banlist', 4],
+  ['read-site', 4],
+  ['sessions', 3],
   ['userkey', 10],
   ['logins', 10],
   ['nickname', 8],
@@ -198,6 +200,12 @@ async function runWorker() {
           return call('read-cities', 'GET', '/cities');
         case 'read-user':
           return call('read-user', 'GET', `/users/${pick(pool).mcid}`);
+        case 'read-site': {
+          // The players site's reads (bare answers: an unknown player is a 200 too).
+          const player = pick(pool);
+          const paths = [`/v2/users/data/${player.mcid}`, `/v2/users/info/${player.uuid}`, `/v2/users/daily-online?uuid=${player.uuid}`, `/v2/users/punishment/${player.uuid}`, '/v2/users/recentLogin'];
+          return call('read-site', 'GET', paths[step % paths.length]);
+        }
         case 'read-me':
           return call('read-me', 'GET', '/club/@me', undefined, { authorization: `Bearer ${lane.account.token}` });
         default:
@@ -273,6 +281,13 @@ async function runWorker() {
             return { uuid: player.uuid, mcid: player.mcid, loggedInAt: new Date(Date.now() - Math.floor(Math.random() * 86_400_000)).toISOString() };
           });
           await call('logins', 'POST', '/game-server/logins', { logins }, gameServer);
+          break;
+        }
+        case 'sessions': {
+          const player = pick(pool);
+          const startedAt = Date.now() - 3_600_000 - Math.floor(Math.random() * 86_400_000);
+          const session = { id: `lt-${tag}-${lane.id}-${step}`, ...player, startedAt: new Date(startedAt).toISOString(), endedAt: new Date(startedAt + 1_800_000).toISOString() };
+          await call('sessions', 'POST', '/game-server/sessions', { sessions: [session] }, gameServer);
           break;
         }
         case 'nickname': {
