@@ -1,4 +1,10 @@
-import { LAST_PLACE_SCORE, periodmatchScore, placeOnLadder, placesOf } from './periodmatch-score';
+import { LAST_PLACE_SCORE, periodmatchScore, placeOnLadder } from './periodmatch-score';
+
+/** The places by definition (1 + how many score higher), the oracle of the tests below. */
+function placesOf(scores: readonly number[]): number[] {
+  return scores.map((score) => 1 + scores.filter((other) => other > score).length);
+}
+
 
 describe('periodmatchScore', () => {
   it('is (s*s/(s+f) - f) / calc_match_time', () => {

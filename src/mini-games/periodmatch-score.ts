@@ -19,14 +19,10 @@ export function periodmatchScore(success: number, failure: number, calcMatchTime
   return Number.isFinite(score) ? Math.max(score, LAST_PLACE_SCORE / 2) : LAST_PLACE_SCORE;
 }
 
-/** Places of scores within one category, as the stored column gives them: 1 + how many score higher. */
-export function placesOf(scores: readonly number[]): number[] {
-  return scores.map((score) => 1 + scores.filter((other) => other > score).length);
-}
 
 /**
  * The place of `score` in a category whose scores are `ladder`, sorted highest first: 1 + how
- * many score higher, found by binary search (the same place `placesOf` gives).
+ * many score higher, found by binary search.
  */
 export function placeOnLadder(ladder: ArrayLike<number>, score: number): number {
   let low = 0;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { MCID_PATTERN } from '../common/identifiers';
 import { AppConfig } from '../config/app-config';
 import { PlayersRepository } from '../players/players.repository';
 import { LoginsRepository } from '../users/logins.repository';
@@ -35,7 +36,7 @@ export class SiteLoginsService {
 
   /** Current game ids starting with `prefix`; nothing for an empty prefix or one no game id can start with. */
   async namesStartingWith(prefix: string | undefined): Promise<string[]> {
-    if (prefix === undefined || !/^[A-Za-z0-9_]{1,16}$/.test(prefix)) {
+    if (prefix === undefined || !MCID_PATTERN.test(prefix)) {
       return [];
     }
     return this.players.getMcidsByPrefix(prefix, PREFIX_MATCHES);

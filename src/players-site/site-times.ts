@@ -1,5 +1,5 @@
 /**
- * How the players site shows times (docs will say: "The players site", Times): wall-clock strings
+ * How the players site shows times (docs/players-site.md, "Times, durations, eras and vote rewards"): wall-clock strings
  * in the community's time zone, durations as `X日Y時間Z分W秒`, and "how long ago" as a calendar
  * difference. Pure functions, no framework imports.
  */
@@ -12,20 +12,15 @@ interface CalendarDate {
   day: number;
 }
 
-/** Through the zone's cached offset: Intl per instant cost about 5 µs, 100 times in a login list. */
-const partsIn = wallClockParts;
-
 const two = (value: number): string => String(value).padStart(2, '0');
 
-/** `YYYY-MM-DD HH:mm:ss` as a clock on the wall of `timeZone` shows `date`. */
+/**
+ * `YYYY-MM-DD HH:mm:ss` as a clock on the wall of `timeZone` shows `date`, through the zone's cached
+ * offset (Intl per instant cost about 5 µs, and a login list shows 100).
+ */
 export function wallClock(date: Date, timeZone: string): string {
-  const { year, month, day, hour, minute, second } = partsIn(date, timeZone);
+  const { year, month, day, hour, minute, second } = wallClockParts(date, timeZone);
   return `${String(year).padStart(4, '0')}-${two(month)}-${two(day)} ${two(hour)}:${two(minute)}:${two(second)}`;
-}
-
-/** `YYYY-MM-DD`: the day `date` falls on in `timeZone`. */
-export function calendarDay(date: Date, timeZone: string): string {
-  return wallClock(date, timeZone).slice(0, 10);
 }
 
 /**
@@ -72,8 +67,8 @@ function dayNumber({ year, month, day }: CalendarDate): number {
  * as they go (Jan 31 + 1 month is the last day of February), then the days that remain.
  */
 export function timeAgoText(then: Date, now: Date, timeZone: string): string {
-  const from = partsIn(then, timeZone);
-  const to = partsIn(now, timeZone);
+  const from = wallClockParts(then, timeZone);
+  const to = wallClockParts(now, timeZone);
   if (dayNumber(from) >= dayNumber(to)) {
     return '0日';
   }

@@ -3,8 +3,8 @@ import type { FastifyRequest } from 'fastify';
 
 /**
  * How a route family answers when it does not use the base response as the rest of the API does
- * (docs/api.md, "Routes that answer in other shapes"): route families written for other clients
- * declare it on their controller, and the envelope hook and the error filter read it here.
+ * (docs/api.md, "Routes that answer in other shapes"): routes written for other clients declare it
+ * on each handler, and the envelope hook and the error filter read it here.
  *
  * - `bare`: the body is the payload itself; a failure is HTTP 200 `{"error": "<text>"}` (the
  *   client looks for an `error` key), except a rate-limit refusal and a server fault, which keep
