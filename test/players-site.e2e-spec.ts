@@ -44,6 +44,15 @@ describe('players site (e2e)', () => {
       }
     });
 
+    it('a wrong method on a known path is 405 with Allow, in the usual envelope (no route, so no bare answer); HEAD is answered', async () => {
+      const player = newPlayer();
+      await logIn(player, '2024-01-01T00:00:00Z');
+      const wrong = await app.request('POST', `/v2/users/${player.uuid}`, { body: {} });
+      expect({ status: wrong.status, error: wrong.body.error, allow: wrong.headers.get('allow') }).toEqual({ status: 405, error: 'method_not_allowed', allow: 'GET, HEAD' });
+      const head = await app.request('HEAD', `/v2/users/data/${player.uuid}`);
+      expect({ status: head.status, text: head.text }).toEqual({ status: 200, text: '' });
+    });
+
     it('error text never echoes input and is HTML-safe', async () => {
       const result = await app.get('/v2/users/recentLogin?uuid=a&uuid=%3Cimg%20src%3Dx%3E');
       expect(result.status).toBe(200);
