@@ -1,7 +1,7 @@
 import * as mysql2 from 'mysql2';
 import { AdvancedConsoleLogger, type DataSourceOptions, type EntitySubscriberInterface, EventSubscriber } from 'typeorm';
 import { QueueFullError } from '../common/limits/bounded-semaphore';
-import { DeadlineExceededError, startDeadline } from '../common/timing/deadline';
+import { DeadlineExceededError } from '../common/timing/deadline';
 import type { AppConfig } from '../config/app-config';
 
 /**
@@ -57,40 +57,59 @@ export function withoutStatementDeadline(options: DataSourceOptions): DataSource
 
 /** mysql2 as TypeORM loads it, with a `createPool` that bounds the wait for a connection. */
 function deadlineDriver(config: MysqlDeadlineConfig): typeof mysql2 {
-  const createPool = (options: mysql2.PoolOptions): DeadlinePool => {
-    const pool = mysql2.createPool({ ...options, queueLimit: config.DATABASE_POOL_QUEUE_LIMIT });
-    // Queued first on a new connection, so it runs before whatever the pool's caller sends.
-    pool.on('connection', (connection) => {
-      connection.query(`SET SESSION innodb_lock_wait_timeout = ${Math.floor(config.DATABASE_LOCK_WAIT_SECONDS)}`, () => undefined);
-    });
-    return new DeadlinePool(pool, config);
-  };
+  const createPool = (options: mysql2.PoolOptions): DeadlinePool => new DeadlinePool(openPool(options, config, []), config, options);
   // A copy with own enumerable keys: TypeORM refuses a driver object without any.
   return { ...mysql2, createPool } as unknown as typeof mysql2;
 }
 
+/** A mysql2 pool whose sessions get the lock-wait bound, then `sessionSettings`, before anything else. */
+function openPool(options: mysql2.PoolOptions, config: MysqlDeadlineConfig, sessionSettings: readonly string[]): mysql2.Pool {
+  const pool = mysql2.createPool({ ...options, queueLimit: config.DATABASE_POOL_QUEUE_LIMIT });
+  // Queued first on a new connection, so it runs before whatever the pool's caller sends.
+  pool.on('connection', (connection) => {
+    for (const setting of [`SET SESSION innodb_lock_wait_timeout = ${Math.floor(config.DATABASE_LOCK_WAIT_SECONDS)}`, ...sessionSettings]) {
+      connection.query(setting, () => undefined);
+    }
+  });
+  return pool;
+}
+
 /**
- * The pool as TypeORM's MySQL driver uses it (`getConnection` and `end`, nothing else), each
- * passed on to mysql2's pool through its public methods, with the wait for a connection bounded.
+ * The pool as TypeORM's MySQL driver uses it (`getConnection` and `end`), each passed on to
+ * mysql2's pool through its public methods, with the wait for a connection bounded; plus `query`
+ * for SqlReader, and `readPool` for the reads it batches (mysql-read-batches.ts).
  */
-class DeadlinePool {
+export class DeadlinePool {
+  private reads: DeadlinePool | undefined;
+
   constructor(
     private readonly pool: mysql2.Pool,
     private readonly config: MysqlDeadlineConfig,
+    private readonly options: mysql2.PoolOptions,
   ) {}
+
+  /**
+   * A second pool, opened on first use, whose connections accept several statements in one
+   * command (mysql2's `multipleStatements`) and are read-only for the whole session: a batch of
+   * reads costs one round trip, and no statement sent on it can write, whatever its text.
+   */
+  readPool(): DeadlinePool {
+    this.reads ??= new DeadlinePool(openPool({ ...this.options, multipleStatements: true }, this.config, ['SET SESSION TRANSACTION READ ONLY']), this.config, this.options);
+    return this.reads;
+  }
 
   getConnection(callback: ConnectionCallback): void {
     const { config } = this;
-    const deadline = startDeadline(config.DATABASE_POOL_WAIT_MS, { what: 'waiting for a database connection' });
+    // A plain timer, not a Deadline (common/timing/deadline.ts): nothing here takes a signal, and
+    // this runs for every statement, where an AbortController and its listeners showed in profiles.
     let settled = false;
-    const onTimeout = (): void => {
+    const timer = setTimeout(() => {
       settled = true;
       callback(Object.assign(new DeadlineExceededError('waiting for a database connection', config.DATABASE_POOL_WAIT_MS), { code: POOL_TIMEOUT_CODE }));
-    };
-    deadline.signal.addEventListener('abort', onTimeout, { once: true });
+    }, config.DATABASE_POOL_WAIT_MS);
+    timer.unref();
     this.pool.getConnection((error, connection) => {
-      deadline.signal.removeEventListener('abort', onTimeout);
-      deadline.dispose();
+      clearTimeout(timer);
       if (settled) {
         // The caller gave up: hand the late connection back to the pool.
         connection?.release();
@@ -105,8 +124,41 @@ class DeadlinePool {
     });
   }
 
+  /**
+   * One statement on a pooled connection through mysql2's callback API, with the same deadlines
+   * as TypeORM's path: the pool wait above and the statement timeout, past which the connection is
+   * destroyed (see DropTimedOutConnection). SqlReader's reads come here.
+   */
+  query<T>(sql: string, values: readonly unknown[]): Promise<T> {
+    return new Promise((resolve, reject) => {
+      this.getConnection((error, connection) => {
+        if (error || !connection) {
+          reject(error ?? new Error('no connection'));
+          return;
+        }
+        connection.query({ sql, values: values as unknown[], timeout: this.config.DATABASE_QUERY_TIMEOUT_MS }, (queryError, rows) => {
+          if ((queryError as { code?: string } | null)?.code === STATEMENT_TIMEOUT_CODE) {
+            connection.destroy();
+          } else {
+            connection.release();
+          }
+          if (queryError) {
+            reject(queryError);
+          } else {
+            resolve(rows as T);
+          }
+        });
+      });
+    });
+  }
+
   end(callback?: (error: NodeJS.ErrnoException | null) => void): void {
-    this.pool.end(callback);
+    const reads = this.reads;
+    if (!reads) {
+      this.pool.end(callback);
+      return;
+    }
+    reads.end(() => this.pool.end(callback));
   }
 }
 

@@ -2,6 +2,8 @@ import type { OnApplicationShutdown } from '@nestjs/common';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { boundedCache, heldBy, type MemoryBounds, stringBytes } from '../common/memory/bounded-cache';
+import { DeadlinePool } from './mysql-deadlines';
+import { MysqlReadBatches } from './mysql-read-batches';
 import { datetimeParameter } from './transaction';
 
 /**
@@ -18,7 +20,11 @@ const PREPARED_STATEMENT_BYTES = 4096;
  * write"): plain parameterised SQL, no query builder and no entity hydration.
  *
  * On SQLite it runs prepared statements directly on TypeORM's better-sqlite3 connection (a few
- * microseconds, cached per SQL text); on MySQL it goes through the pool. Profiles of the read
+ * microseconds, cached per SQL text); on MySQL the reads of one turn of the event loop go out as one
+ * command on a read-only pool beside TypeORM's, through mysql2's callback API with the same
+ * deadlines (mysql-read-batches.ts): TypeORM's query runner (a runner, a promise wrapper and a
+ * captured stack per statement) and a round trip per statement were most of the time of a request
+ * that reads five things (docs/design-and-performance.md, "Reads share a round trip on MySQL"). Profiles of the read
  * endpoints showed TypeORM's query building and hydration as the largest cost per request, so every
  * read uses this, and every write goes through UnitOfWork's Transaction in the same shape.
  *
@@ -38,6 +44,8 @@ export class SqlReader implements OnApplicationShutdown {
     this.turnCounter = undefined;
   };
   readonly isMysql: boolean;
+  /** MySQL with deadlines: reads skip TypeORM, batched per turn (see `mysqlQuery`). */
+  private readonly mysqlReads: MysqlReadBatches | undefined;
 
   private constructor(
     private readonly dataSource: DataSource,
@@ -45,6 +53,10 @@ export class SqlReader implements OnApplicationShutdown {
     private readonly ownConnection: boolean,
   ) {
     this.isMysql = dataSource.options.type === 'mysql';
+    // TypeORM's MySQL driver keeps the pool it made in its public `pool` property; with the
+    // deadline options it is ours (mysql-deadlines.ts), and reads skip TypeORM's query runner.
+    const pool = (dataSource.driver as { pool?: unknown }).pool;
+    this.mysqlReads = pool instanceof DeadlinePool ? new MysqlReadBatches(pool.readPool()) : undefined;
   }
 
   /**
@@ -125,7 +137,7 @@ export class SqlReader implements OnApplicationShutdown {
     if (this.sqlite) {
       return this.statement(sql).get(...parameters) as T | undefined;
     }
-    const rows = await this.dataSource.query<T[]>(sql, [...parameters]);
+    const rows = await this.mysqlQuery<T[]>(sql, parameters);
     return rows[0];
   }
 
@@ -133,7 +145,11 @@ export class SqlReader implements OnApplicationShutdown {
     if (this.sqlite) {
       return this.statement(sql).all(...parameters) as T[];
     }
-    return this.dataSource.query<T[]>(sql, [...parameters]);
+    return this.mysqlQuery<T[]>(sql, parameters);
+  }
+
+  private mysqlQuery<T>(sql: string, parameters: readonly unknown[]): Promise<T> {
+    return this.mysqlReads ? this.mysqlReads.read<T>(sql, parameters) : this.dataSource.query<T>(sql, [...parameters]);
   }
 
   private statement(sql: string): Statement {
