@@ -442,20 +442,22 @@ export class AppConfig {
 
   private parsedCutoff: { text: string; time: number } | undefined;
 
-  /** PLAYER_ERAS, parsed (validated by loadConfig). */
-  get eras(): Era[] {
-    return parseEras(this.PLAYER_ERAS);
+  /** PLAYER_ERAS, parsed (validated by loadConfig); shared, not to be mutated. */
+  get eras(): readonly Era[] {
+    return parsedOnce(this, 'PLAYER_ERAS', parseEras);
   }
 
-  /** VOTE_SITES as [first, second]. */
-  get voteSites(): [string, string] {
-    const [first, second] = this.VOTE_SITES.split(',').map((site) => site.trim().toLowerCase());
-    return [first, second];
+  /** VOTE_SITES as [first, second]; shared, not to be mutated. */
+  get voteSites(): readonly [string, string] {
+    return parsedOnce(this, 'VOTE_SITES', (raw) => {
+      const [first, second] = raw.split(',').map((site) => site.trim().toLowerCase());
+      return [first, second] as const;
+    });
   }
 
-  /** RANK_TITLE_WORDS as a list (each word trimmed). */
-  get rankTitleWords(): string[] {
-    return this.RANK_TITLE_WORDS.split(',').map((word) => word.trim());
+  /** RANK_TITLE_WORDS as a list (each word trimmed); shared, not to be mutated. */
+  get rankTitleWords(): readonly string[] {
+    return parsedOnce(this, 'RANK_TITLE_WORDS', (raw) => raw.split(',').map((word) => word.trim()));
   }
 
   get isProduction(): boolean {
@@ -548,4 +550,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError('Invalid configuration: RECAPTCHA_SECRET is required when NODE_ENV=production');
   }
   return config;
+}
+
+/**
+ * A setting's parsed form, kept per config object while the raw text is unchanged: the players
+ * site's routes read these on every request (parsing PLAYER_ERAS showed in their profiles).
+ */
+const parsedSettings = new WeakMap<AppConfig, Map<string, { raw: string; value: unknown }>>();
+
+function parsedOnce<T>(config: AppConfig, key: 'PLAYER_ERAS' | 'VOTE_SITES' | 'RANK_TITLE_WORDS', parse: (raw: string) => T): T {
+  const raw = config[key];
+  let parsed = parsedSettings.get(config);
+  if (!parsed) {
+    parsed = new Map();
+    parsedSettings.set(config, parsed);
+  }
+  const known = parsed.get(key);
+  if (known?.raw === raw) {
+    return known.value as T;
+  }
+  const value = parse(raw);
+  parsed.set(key, { raw, value });
+  return value;
 }
