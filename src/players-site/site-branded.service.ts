@@ -64,16 +64,14 @@ export class SiteBrandedService {
 
   /** The player's unlocked achievements (hidden ones included once unlocked), with the counts the site shows. */
   async achievementsOf(id: string): Promise<{ data: SiteAchievement[]; getted: number; all: number }> {
-    const player = await this.sitePlayers.resolve(id);
-    const [unlocked, all] = await Promise.all([this.achievements.getUnlocked(player.uuid), this.achievements.count()]);
+    const [, [unlocked, all]] = await this.sitePlayers.resolveWith(id, (uuid) => Promise.all([this.achievements.getUnlocked(uuid), this.achievements.count()]));
     const data = unlocked.map((item) => ({ id: item.id, title: item.title, description: item.description, date: this.time(new Date(item.unlockedAt)) }));
     return { data, getted: data.length, all };
   }
 
   /** The ban-list mirror's record of the player; 404 when the mirror has none. */
   async banlistRecordOf(id: string): Promise<SiteBanlistRecord> {
-    const player = await this.sitePlayers.resolve(id);
-    const record = await this.banlist.user(player.uuid);
+    const [, record] = await this.sitePlayers.resolveWith(id, (uuid) => this.banlist.user(uuid));
     return {
       reputation: record.reputation,
       global: record.global,
@@ -100,8 +98,7 @@ export class SiteBrandedService {
 
   /** The player's 50 latest results of the timing mini-game, each with its place in its category. */
   async periodMatchOf(id: string): Promise<SitePeriodMatchResult[]> {
-    const player = await this.sitePlayers.resolve(id);
-    const results = await this.miniGames.recent(player.uuid);
+    const [, results] = await this.sitePlayers.resolveWith(id, (uuid) => this.miniGames.recent(uuid));
     return results.map((result) => ({
       id: result.id,
       mcid: result.mcid,

@@ -50,8 +50,7 @@ export class SiteLoginsService {
 
   /** A player's latest logins, newest first, each with the name used then. */
   async recentOf(id: string): Promise<PlayerLogin[]> {
-    const player = await this.sitePlayers.resolve(id);
-    const records = await this.logins.getRecentOf(player.uuid, RECENT_LOGINS_OF_PLAYER);
+    const [, records] = await this.sitePlayers.resolveWith(id, (uuid) => this.logins.getRecentOf(uuid, RECENT_LOGINS_OF_PLAYER));
     return records.map((record) => ({ id: record.id, mcid: record.mcid, date: wallClock(record.loggedInAt, this.config.COMMUNITY_TIME_ZONE) }));
   }
 }

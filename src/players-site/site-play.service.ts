@@ -38,13 +38,9 @@ export class SitePlayService {
   ) {}
 
   async info(id: string): Promise<SiteInfo> {
-    const player = await this.sitePlayers.resolve(id);
-    const [group, eras, away, votes] = await Promise.all([
-      this.groups.current(player.uuid),
-      this.playTime.eraTotals(player.uuid),
-      this.playTime.awaySeconds(player.uuid),
-      this.votes.summary(player.uuid),
-    ]);
+    const [, [group, eras, away, votes]] = await this.sitePlayers.resolveWith(id, (uuid) =>
+      Promise.all([this.groups.current(uuid), this.playTime.eraTotals(uuid), this.playTime.awaySeconds(uuid), this.votes.summary(uuid)]),
+    );
     return {
       group: group.group,
       groupWhen: this.time(group.reportedAt),
@@ -61,8 +57,8 @@ export class SitePlayService {
 
   /** Seconds played on each day with play in the last 366 days, in the community's zone. */
   async dailyOnline(id: string): Promise<Array<{ date: string; count: number }>> {
-    const player = await this.sitePlayers.resolve(id);
-    return this.playTime.dailyOnline(player.uuid, new Date());
+    const [, days] = await this.sitePlayers.resolveWith(id, (uuid) => this.playTime.dailyOnline(uuid, new Date()));
+    return days;
   }
 
   /** Every era of the setting as a duration (null without data), then the sum of all (never null). */

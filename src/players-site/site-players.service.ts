@@ -26,6 +26,28 @@ export class SitePlayersService {
     return player;
   }
 
+  /**
+   * The player, and `read` of their uuid. When `raw` is a uuid (as the sites mostly send), both go
+   * out at once: on MySQL in one round trip with the read's statements (docs/design-and-performance.md,
+   * "Reads share a round trip on MySQL"). An unknown player's 404 wins over whatever the read
+   * answered, as if it had run after. Otherwise the player is found first.
+   */
+  async resolveWith<T>(raw: string, read: (uuid: string) => Promise<T>): Promise<[PlayerRecord, T]> {
+    const id = sitePlayerId(raw);
+    if (id?.kind !== 'uuid') {
+      const player = await this.resolve(raw);
+      return [player, await read(player.uuid)];
+    }
+    const [player, value] = await Promise.allSettled([this.resolve(raw), read(id.value)]);
+    if (player.status === 'rejected') {
+      throw player.reason;
+    }
+    if (value.status === 'rejected') {
+      throw value.reason;
+    }
+    return [player.value, value.value];
+  }
+
   private async find(raw: string): Promise<PlayerRecord | null> {
     const id = sitePlayerId(raw);
     if (!id) {

@@ -66,8 +66,7 @@ export class SiteProfileService {
 
   /** Who the player is: name, vote rewards, first and latest login, links. */
   async profile(id: string): Promise<SiteProfile> {
-    const player = await this.sitePlayers.resolve(id);
-    const [votes, links] = await Promise.all([this.votes.summary(player.uuid), this.chatAccounts.profileLinks(player.uuid)]);
+    const [player, [votes, links]] = await this.sitePlayers.resolveWith(id, (uuid) => Promise.all([this.votes.summary(uuid), this.chatAccounts.profileLinks(uuid)]));
     const now = new Date();
     return {
       rankText: titleText(votes.first.count, this.config.rankTitleWords, votes.loginText),
@@ -94,8 +93,7 @@ export class SiteProfileService {
 
   /** Every punishment of the player, newest first, with the count of each kind. */
   async punishmentsOf(id: string): Promise<SitePunishments> {
-    const player = await this.sitePlayers.resolve(id);
-    const { counts, items } = await this.punishments.forPlayer(player.uuid);
+    const [, { counts, items }] = await this.sitePlayers.resolveWith(id, (uuid) => this.punishments.forPlayer(uuid));
     return {
       count: counts,
       items: items.map((item) => ({
