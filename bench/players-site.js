@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The players site's reads at the size of a real community (docs/players-site.md, "Speed").
 //   npm run build && node bench/players-site.js [--target sqlite|mysql] [--players 50000]
-//     [--sessions 1000000] [--logins 1000000] [--duration 5] [--connections 10]
+//     [--sessions 1000000] [--logins 1000000] [--duration 5] [--connections 10] [--routes info,data]
+//   BENCH_KEEP_DATABASE=1 keeps the MariaDB database for a look afterwards (drop it yourself).
+//   BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server (bench/profile-summary.js reads it).
 // Builds a database of its own (a temporary SQLite file, or a MariaDB database `bench_site_<pid>`
 // dropped at the end; never the configured one): logins through `import:logins`, the rest through
 // the game-server and chat-bot routes, as a live server receives them. Then, for each route the
@@ -24,6 +26,8 @@ const sessions = Number(arg('sessions', '1000000'));
 const logins = Number(arg('logins', '1000000'));
 const duration = Number(arg('duration', '5'));
 const connections = Number(arg('connections', '10'));
+/** Only these routes (names as in the output), for profiling one of them. */
+const onlyRoutes = arg('routes', '') ? new Set(arg('routes', '').split(',')) : undefined;
 const ADMIN_URL = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 const port = 3900 + Math.floor(Math.random() * 90);
 const base = `http://127.0.0.1:${port}`;
@@ -129,6 +133,31 @@ function measure(generator, paths) {
   });
 }
 
+function startServer(env, nodeFlags) {
+  return spawn(process.execPath, [...nodeFlags, join(ROOT, 'dist', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** SIGINT: the server shuts down in order, and a --cpu-prof profile is written. */
+async function stopServer(server) {
+  if (server.exitCode === null) {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGINT');
+    await exited;
+  }
+}
+
+async function ready() {
+  for (let tries = 0; ; tries += 1) {
+    if (await fetch(`${base}/health/ready`).then((r) => r.ok, () => false)) {
+      return;
+    }
+    if (tries > 300) {
+      throw new Error('server did not start');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function main() {
   let databaseUrl = `sqlite:${join(dir, 'site.sqlite')}`;
   if (target === 'mysql') {
@@ -145,23 +174,22 @@ async function main() {
   const importSeconds = Math.round((Date.now() - importStarted) / 100) / 10;
   const key = JSON.parse(cli(env, 'apikey:create', '--name', 'bench', '--scope', 'game-server', '--json')).key;
   const botKey = JSON.parse(cli(env, 'apikey:create', '--name', 'bench-bot', '--scope', 'chat-bot', '--json')).key;
-  const server = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  let server = startServer(env, []);
   const generator = fork(join(__dirname, 'load.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
-    for (let tries = 0; ; tries += 1) {
-      if (await fetch(`${base}/health/ready`).then((r) => r.ok, () => false)) {
-        break;
-      }
-      if (tries > 300) {
-        throw new Error('server did not start');
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await ready();
     const seeding = await seed_(key, botKey);
     // 1,000 players picked across the whole range, each path in turn on every connection; each
     // logs in once more, so that every one of them is known (the generated history leaves a few out).
     const sample = Array.from({ length: 1000 }, (_, i) => uuidOf(Math.floor((i * players) / 1000)));
     await post('/game-server/logins', key, { logins: sample.map((uuid, i) => ({ uuid, mcid: `player_${Math.floor((i * players) / 1000)}`, loggedInAt: new Date(NOW - DAY).toISOString() })) });
+    const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+    if (nodeFlags.length > 0) {
+      // A server of its own for the reads, so that a profile holds the reads and not the seeding.
+      await stopServer(server);
+      server = startServer(env, nodeFlags);
+      await ready();
+    }
     const routes = {
       'v2/users/{id}': sample.map((uuid) => `/v2/users/${uuid}`),
       'search/prefix': sample.map((_, i) => `/v2/users/search/prefix?mcid=player_${100 + (i % 900)}`),
@@ -178,17 +206,16 @@ async function main() {
       'mcbans (404)': sample.map((uuid) => `/v1/users/mcbans/${uuid}`),
     };
     const results = {};
-    for (const [name, paths] of Object.entries(routes)) {
+    for (const [name, paths] of Object.entries(routes).filter(([name]) => !onlyRoutes || onlyRoutes.has(name))) {
       const result = await measure(generator, paths);
       results[name] = { rps: Math.round(result.rps), p50: result.p50, p99: result.p99, errors: result.errors, statusCodes: result.statusCodes };
     }
     console.log(JSON.stringify({ target, players, sessions, logins, connections, duration, importLoginsSeconds: importSeconds, seeding, results }, null, 2));
   } finally {
     generator.kill();
-    server.kill();
-    await new Promise((resolve) => server.on('exit', resolve));
+    await stopServer(server);
     rmSync(dir, { recursive: true, force: true });
-    if (target === 'mysql') {
+    if (target === 'mysql' && !process.env.BENCH_KEEP_DATABASE) {
       const admin = await createConnection(ADMIN_URL);
       await admin.query(`DROP DATABASE IF EXISTS \`${mysqlDatabase}\``);
       await admin.end();
