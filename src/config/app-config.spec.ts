@@ -132,4 +132,27 @@ describe(loadConfig.name, () => {
     expect(config.recaptchaHostnames).toEqual(['club.example.org', 'www.example.org']);
     expect(config.recaptchaActions).toEqual(['login', 'register']);
   });
+  describe('web map settings (docs/web-map.md)', () => {
+    it('has defaults that start the service', () => {
+      expect(loadConfig({})).toMatchObject({ WEB_MAP_LABEL: 'Cities', WEB_MAP_FILL_COLOR: '2f80ed4d', WEB_MAP_LINE_COLOR: '1b4f9c', WEB_MAP_MARKER_HEIGHT: 64, WEB_MAP_BLUEMAP_MAP_ID: 'world' });
+      expect(loadConfig({}).WEB_MAP_CITY_URL).toBeUndefined();
+      expect(loadConfig({ WEB_MAP_CITY_URL: ' ' }).WEB_MAP_CITY_URL).toBeUndefined();
+    });
+
+    it.each([
+      ['WEB_MAP_FILL_COLOR', 'blue'],
+      ['WEB_MAP_FILL_COLOR', '#12345'],
+      ['WEB_MAP_LINE_COLOR', '#1b4f9c0'],
+      ['WEB_MAP_MARKER_HEIGHT', '64.5'],
+      ['WEB_MAP_MARKER_HEIGHT', '5000'],
+      ['WEB_MAP_BLUEMAP_MAP_ID', 'world"; alert(1)'],
+      ['WEB_MAP_BLUEMAP_MAP_ID', ''],
+      ['WEB_MAP_CITY_URL', 'javascript:alert(1)'],
+      ['WEB_MAP_CITY_URL', 'https://x/{id}" onmouseover="y'],
+      ['WEB_MAP_LABEL', '<b>Cities</b>'],
+    ])('refuses %s=%p, naming the variable', (name, value) => {
+      expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+    });
+  });
 });

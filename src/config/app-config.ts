@@ -16,6 +16,7 @@ import {
 import { validateCronExpression } from 'cron';
 import { parseTrustProxy, type TrustProxySetting } from './trust-proxy';
 import { INT_COLUMN_MAX } from '../common/validation/column-range';
+import { CITY_URL_TEMPLATE_PATTERN, HEX_COLOR_PATTERN } from '../maps/web-map/web-map-style';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
@@ -418,6 +419,37 @@ export class AppConfig {
   @Max(7 * 86_400)
   CONSOLE_SESSION_MAX_SECONDS = 43200;
 
+  // Cities on the game server's web map (docs/web-map.md): the marker set's name, its colours,
+  // the height BlueMap draws it at, the BlueMap map it belongs to, and the link in each popup.
+  @IsString()
+  @MinLength(1)
+  @Matches(/^[^<>&"]{1,64}$/, { message: 'WEB_MAP_LABEL must be 1 to 64 characters without < > & "' })
+  WEB_MAP_LABEL = 'Cities';
+
+  // Colours as rrggbb[aa], `#` optional (an unquoted `#` starts a comment in a .env file).
+  @Matches(HEX_COLOR_PATTERN, { message: 'WEB_MAP_FILL_COLOR must be rrggbb or rrggbbaa (hex, # optional)' })
+  WEB_MAP_FILL_COLOR = '2f80ed4d';
+
+  @Matches(HEX_COLOR_PATTERN, { message: 'WEB_MAP_LINE_COLOR must be rrggbb or rrggbbaa (hex, # optional)' })
+  WEB_MAP_LINE_COLOR = '1b4f9c';
+
+  /** The y BlueMap draws the outlines at (a world's build range lies within -2032..2031). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(-2048)
+  @Max(2048)
+  WEB_MAP_MARKER_HEIGHT = 64;
+
+  /** The BlueMap map (its `maps/<id>.conf` name) the cities belong to; other maps show none. */
+  @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'WEB_MAP_BLUEMAP_MAP_ID must be a BlueMap map id such as world (letters, digits, _ . -)' })
+  WEB_MAP_BLUEMAP_MAP_ID = 'world';
+
+  /** A city's page, `{id}` and `{name}` replaced; unset: the popups carry no link. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(CITY_URL_TEMPLATE_PATTERN, { message: 'WEB_MAP_CITY_URL must be an http(s) address such as https://club.example.org/cities/{id} (no spaces, quotes or < >)' })
+  WEB_MAP_CITY_URL?: string;
+
   /** TRUST_PROXY as Fastify takes it (validated by loadConfig). */
   get trustProxy(): TrustProxySetting {
     const parsed = parseTrustProxy(this.TRUST_PROXY);
@@ -492,7 +524,7 @@ export function parseEras(text: string): Era[] {
 
 /** Every variable the configuration reads (those with a default, then the optional ones). */
 export function configVariables(): string[] {
-  return [...Object.keys(new AppConfig()), 'APP_VERSION', 'RECAPTCHA_SECRET', 'RECAPTCHA_SITE_KEY', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'RECAPTCHA_HOSTNAMES', 'RECAPTCHA_ACTIONS', 'METRICS_TOKEN'];
+  return [...Object.keys(new AppConfig()), 'APP_VERSION', 'RECAPTCHA_SECRET', 'RECAPTCHA_SITE_KEY', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'RECAPTCHA_HOSTNAMES', 'RECAPTCHA_ACTIONS', 'METRICS_TOKEN', 'WEB_MAP_CITY_URL'];
 }
 
 /** Reads and validates the environment; throws ConfigError naming every bad variable. */
