@@ -16,7 +16,7 @@ import {
 import { validateCronExpression } from 'cron';
 import { parseTrustProxy, type TrustProxySetting } from './trust-proxy';
 import { INT_COLUMN_MAX } from '../common/validation/column-range';
-import { CITY_URL_TEMPLATE_PATTERN, HEX_COLOR_PATTERN } from '../maps/web-map/web-map-style';
+import { CITY_URL_TEMPLATE_PATTERN, HEX_COLOR_PATTERN } from './web-map-patterns';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;

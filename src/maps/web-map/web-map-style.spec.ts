@@ -1,4 +1,5 @@
-import { cityDetailHtml, cityUrl, HEX_COLOR_PATTERN, parseHexColor, CITY_URL_TEMPLATE_PATTERN } from './web-map-style';
+import { CITY_URL_TEMPLATE_PATTERN, HEX_COLOR_PATTERN } from '../../config/web-map-patterns';
+import { cityDetailHtml, cityUrl, parseHexColor } from './web-map-style';
 
 const city = { id: 12, name: 'Shin <b>juku</b> & "co"', nameKana: 'しんじゅく', count: 12345, corners: [], owner: { uuid: 'f84c6a79-0a4e-45e0-879b-cd49ebd4c4e2', mcid: 'Kaze' } };
 

@@ -2,16 +2,9 @@
  * How the cities look on a game server's web map, and what their popups say (docs/web-map.md).
  * Shared by the BlueMap and Pl3xMap builders. Pure, no framework imports.
  */
+import { HEX_COLOR_PATTERN } from '../../config/web-map-patterns';
 import { escapeXml } from '../map-svg';
 
-/**
- * `rrggbb` or `rrggbbaa` (alpha last, as CSS writes it), with or without a leading `#`: in a
- * `.env` file an unquoted value is cut at `#`, so the files show the colours without it.
- */
-export const HEX_COLOR_PATTERN = /^#?[0-9a-fA-F]{6}([0-9a-fA-F]{2})?$/;
-
-/** An http(s) address with `{id}` and/or `{name}` in it; no spaces, quotes or angle brackets (it goes into HTML). */
-export const CITY_URL_TEMPLATE_PATTERN = /^https?:\/\/[^\s"'<>`\\]+$/;
 
 export interface Rgba {
   r: number;
