@@ -4,6 +4,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
 import { BanlistSyncModule } from './banlist-sync/banlist-sync.module';
+import { BansSiteModule } from './bans-site/bans-site.module';
 import { CaptchaModule } from './captcha/captcha.module';
 import { ChatAccountsModule } from './chat-accounts/chat-accounts.module';
 import { CitiesModule } from './cities/cities.module';
@@ -17,6 +18,7 @@ import { ConfigModule } from './config/config.module';
 import { ConsoleModule } from './console/console.module';
 import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
+import { EvidenceModule } from './evidence/evidence.module';
 import { PlayerNameLookup } from './events/player-name-lookup';
 import { HealthModule } from './health/health.module';
 import { MapsModule } from './maps/maps.module';
@@ -75,6 +77,8 @@ export class AppModule {
         VotesModule,
         PlayerGroupsModule,
         ChatAccountsModule,
+        EvidenceModule,
+        BansSiteModule,
       ],
       providers: [
         { provide: RouteTable, useValue: routes },

@@ -17,9 +17,10 @@ import { DataTopic, DataVersions } from '../src/database/data-versions';
 import type { Transaction } from '../src/database/transaction';
 import { UnitOfWork } from '../src/database/unit-of-work';
 import { EventsRepository } from '../src/events/events.repository';
+import { EvidenceRepository } from '../src/evidence/evidence.repository';
 import { WebhookDeliveriesRepository } from '../src/events/webhook-deliveries.repository';
 import { WebhooksRepository } from '../src/events/webhooks.repository';
-import { CommunityBanlistBansRepository } from '../src/original-import/community-banlist-bans.repository';
+import { CommunityBanlistBansRepository } from '../src/community-bans/community-banlist-bans.repository';
 import { OriginalImportRepository } from '../src/original-import/original-import.repository';
 import { MiniGamesRepository } from '../src/mini-games/mini-games.repository';
 import { AwayRepository } from '../src/play-time/away.repository';
@@ -132,7 +133,7 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
   const repo = <T>(cls: new (...args: never[]) => T): T => app.app.get(cls, { strict: false });
   // Provided only by the CLI's import module (the server never imports); it has no dependencies.
   const importLinks = new OriginalImportRepository();
-  const communityBans = new CommunityBanlistBansRepository();
+  const communityBans = (): CommunityBanlistBansRepository => repo(CommunityBanlistBansRepository);
   const read = <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => uow.transaction(work);
 
   // ---- seeds (through the API or the repositories; each seed's own bumps happen before the stamp) ----
@@ -293,15 +294,16 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     WebhookDeliveriesRepository: ['head', 'delivery', 'lastAttemptNumber', 'attempts'],
     WebhooksRepository: ['webhooks', 'webhook', 'webhookIn', 'webhooksWithWork', 'heldLeases'],
     OriginalImportRepository: ['getLink', 'nextId', 'getAccount', 'getAchievement', 'getUnlockTime', 'hasLoginSince'],
-    // holders reads (and on MySQL locks) the rows of some ban ids; it changes nothing.
-    CommunityBanlistBansRepository: ['mirrorTimes', 'holders'],
+    // holders and getHeldIn read (and on MySQL lock) rows; they change nothing.
+    CommunityBanlistBansRepository: ['mirrorTimes', 'holders', 'list', 'count', 'listForPlayer', 'getByBanId', 'hasAnyForPlayer', 'getHeldIn'],
+    EvidenceRepository: ['listFor', 'namesFor', 'getContent'],
     PlayersRepository: ['getByUuid', 'getByMcid', 'getByChatid', 'getMcidsByPrefix', 'getLoggedIn', 'getNames', 'getInTransaction', 'getWithoutLoginIn', 'getChatHolder', 'getOwnerNames'],
     UserKeysRepository: ['getByHash'],
     // getLinksForUpdate reads (and on MySQL locks) the row; it changes nothing.
     ChatAccountsRepository: ['getLinksForUpdate', 'getAccount', 'getLatestSecondAccount', 'getLinks'],
     AchievementsRepository: ['getDefinedIds', 'getUnlocked', 'count'],
     LoginsRepository: ['getFirstLoginSince', 'getRecentOf', 'getLatestOfRecentPlayers'],
-    PunishmentsRepository: ['listForPlayer', 'hasAnyForPlayer', 'getBySourceIn', 'getByIdIn'],
+    PunishmentsRepository: ['listForPlayer', 'hasAnyForPlayer', 'getBySourceIn', 'getByIdIn', 'listOfKind', 'countOfKind', 'getNamed', 'listNamedForPlayer'],
     // ladder reads a category's scores through the cache of topic mini-games.
     MiniGamesRepository: ['recentForPlayer', 'ladder'],
     // getForUpdate and getImportedForUpdate read (and on MySQL lock) rows; they change nothing.
@@ -1684,14 +1686,66 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
             const banId = 900_000_000 + (sequence += 1);
             const sourceId = unique('ban-');
             await write((tx) =>
-              communityBans.insert(
+              communityBans().insert(
                 tx,
                 { origin: 'original', sourceId, banId, uuid: newPlayer().uuid, type: 'global', reason: 'r', bannedBy: null, bannedAt: new Date(), bannedAtFrom: 'import' },
                 new Date(),
               ),
             );
-            // The records are read only inside the import's transaction (the bans site comes later).
-            expect(await read((tx) => communityBans.holders(tx, [banId]))).toEqual(new Map([[banId, { origin: 'original', sourceId }]]));
+            expect(await read((tx) => communityBans().holders(tx, [banId]))).toEqual(new Map([[banId, { origin: 'original', sourceId }]]));
+            // The bans site reads it at once (not cached).
+            expect((await app.get(`/v2/bans/details/gban/${banId}`)).body).toMatchObject({ status: true, detail: { banid: banId, status: true } });
+          },
+        },
+      ],
+      update: [
+        {
+          tables: ['community_banlist_bans'],
+          bumps: [],
+          async run(write) {
+            const banId = 900_000_000 + (sequence += 1);
+            await read((tx) =>
+              communityBans().insert(
+                tx,
+                { origin: 'banlist-sync', sourceId: String(banId), banId, uuid: newPlayer().uuid, type: 'local', reason: 'r', bannedBy: null, bannedAt: new Date(), bannedAtFrom: 'mirror' },
+                new Date(),
+              ),
+            );
+            await write((tx) => communityBans().update(tx, banId, { active: false, reason: 'changed' }, new Date()));
+            expect(await communityBans().getByBanId(banId)).toMatchObject({ banId, active: false, reason: 'changed', origin: 'banlist-sync' });
+            expect((await app.get(`/v2/bans/details/lban/${banId}`)).body).toMatchObject({ status: true, detail: { banid: banId, status: false, reason: 'changed' } });
+          },
+        },
+      ],
+    },
+    EvidenceRepository: {
+      insert: [
+        {
+          tables: ['evidence_files'],
+          bumps: [],
+          async run(write) {
+            const record = { kind: 'vban' as const, id: unique('') };
+            const name = `${randomBytes(16).toString('hex')}.png`;
+            const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255, 1, 2]);
+            await write((tx) => repo(EvidenceRepository).insert(tx, record, { name, contentType: 'image/png', bytes, width: 1, height: 1 }, 'Walker', new Date()));
+            expect(await repo(EvidenceRepository).namesFor(record)).toEqual([name]);
+            // The bytes come back whole, a zero and a 255 included.
+            expect((await app.get(`/evidence/${name}`)).status).toBe(200);
+            expect(await repo(EvidenceRepository).getContent(name)).toEqual({ contentType: 'image/png', bytes });
+          },
+        },
+      ],
+      remove: [
+        {
+          tables: ['evidence_files'],
+          bumps: [],
+          async run(write) {
+            const record = { kind: 'eban' as const, id: unique('') };
+            const name = `${randomBytes(16).toString('hex')}.gif`;
+            await read((tx) => repo(EvidenceRepository).insert(tx, record, { name, contentType: 'image/gif', bytes: Buffer.from('GIF89a'), width: 1, height: 1 }, 'Walker', new Date()));
+            expect(await write((tx) => repo(EvidenceRepository).remove(tx, record, name))).toBe(true);
+            expect(await repo(EvidenceRepository).namesFor(record)).toEqual([]);
+            expect((await app.get(`/evidence/${name}`)).status).toBe(404);
           },
         },
       ],
