@@ -30,6 +30,7 @@ import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { fastifyTrustProxy } from './config/trust-proxy';
 import { captchaProviderFor, consoleCsp, isConsolePath } from './console/console-csp';
+import { isEvidencePath, PUBLIC_EVIDENCE_HEADERS } from './evidence/evidence-path';
 import { isMapPath, PUBLIC_MAP_HEADERS } from './maps/map-file';
 import { MetricsService } from './metrics/metrics.service';
 import { EVIDENCE_BODY_LIMIT, EVIDENCE_UPLOAD_URL, registerImageBodyParser } from './moderation/image-body';
@@ -105,6 +106,8 @@ function featureHeaders(config: AppConfig): PathHeaders[] {
     { matches: isConsolePath, headers: { 'content-security-policy': consoleCsp(config.RECAPTCHA_SITE_KEY ? captchaProviderFor(config.RECAPTCHA_VERIFY_URL) : undefined) } },
     // Maps are public files (docs/console-and-maps.md, Maps): any site may load them, errors included.
     { matches: isMapPath, headers: PUBLIC_MAP_HEADERS },
+    // Evidence pictures are public files the bans site shows from its own origin (docs/bans-site.md).
+    { matches: isEvidencePath, headers: PUBLIC_EVIDENCE_HEADERS },
   ];
 }
 

@@ -17,6 +17,7 @@ import { ConfigModule } from './config/config.module';
 import { ConsoleModule } from './console/console.module';
 import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
+import { EvidenceModule } from './evidence/evidence.module';
 import { PlayerNameLookup } from './events/player-name-lookup';
 import { HealthModule } from './health/health.module';
 import { MapsModule } from './maps/maps.module';
@@ -77,6 +78,7 @@ export class AppModule {
         VotesModule,
         PlayerGroupsModule,
         ChatAccountsModule,
+        EvidenceModule,
       ],
       providers: [
         { provide: RouteTable, useValue: routes },

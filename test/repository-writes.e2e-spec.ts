@@ -17,6 +17,7 @@ import { DataTopic, DataVersions } from '../src/database/data-versions';
 import type { Transaction } from '../src/database/transaction';
 import { UnitOfWork } from '../src/database/unit-of-work';
 import { EventsRepository } from '../src/events/events.repository';
+import { EvidenceRepository } from '../src/evidence/evidence.repository';
 import { WebhookDeliveriesRepository } from '../src/events/webhook-deliveries.repository';
 import { WebhooksRepository } from '../src/events/webhooks.repository';
 import { CommunityBanlistBansRepository } from '../src/original-import/community-banlist-bans.repository';
@@ -297,6 +298,7 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     OriginalImportRepository: ['getLink', 'nextId', 'getAccount', 'getAchievement', 'getUnlockTime', 'hasLoginSince'],
     // holders reads (and on MySQL locks) the rows of some ban ids; it changes nothing.
     CommunityBanlistBansRepository: ['mirrorTimes', 'holders', 'getById', 'listForPlayer', 'list'],
+    EvidenceRepository: ['listFor', 'namesFor', 'getContent'],
     PlayersRepository: ['getByUuid', 'getByMcid', 'getByChatid', 'getMcidsByPrefix', 'getLoggedIn', 'getNames', 'getInTransaction', 'getWithoutLoginIn', 'getChatHolder', 'getOwnerNames', 'searchByMcidPrefix'],
     UserKeysRepository: ['getByHash'],
     // getLinksForUpdate reads (and on MySQL locks) the row; it changes nothing.
@@ -1751,6 +1753,38 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
             );
             // The records are read only inside the import's transaction (the bans site comes later).
             expect(await read((tx) => communityBans().holders(tx, [banId]))).toEqual(new Map([[banId, { origin: 'original', sourceId }]]));
+          },
+        },
+      ],
+    },
+    EvidenceRepository: {
+      insert: [
+        {
+          tables: ['evidence_files'],
+          bumps: [],
+          async run(write) {
+            const record = { kind: 'vban' as const, id: unique('') };
+            const name = `${randomBytes(16).toString('hex')}.png`;
+            const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255, 1, 2]);
+            await write((tx) => repo(EvidenceRepository).insert(tx, record, { name, contentType: 'image/png', bytes, width: 1, height: 1 }, 'Walker', new Date()));
+            expect(await repo(EvidenceRepository).namesFor(record)).toEqual([name]);
+            // The bytes come back whole, a zero and a 255 included.
+            expect((await app.get(`/evidence/${name}`)).status).toBe(200);
+            expect(await repo(EvidenceRepository).getContent(name)).toEqual({ contentType: 'image/png', bytes });
+          },
+        },
+      ],
+      remove: [
+        {
+          tables: ['evidence_files'],
+          bumps: [],
+          async run(write) {
+            const record = { kind: 'eban' as const, id: unique('') };
+            const name = `${randomBytes(16).toString('hex')}.gif`;
+            await read((tx) => repo(EvidenceRepository).insert(tx, record, { name, contentType: 'image/gif', bytes: Buffer.from('GIF89a'), width: 1, height: 1 }, 'Walker', new Date()));
+            expect(await write((tx) => repo(EvidenceRepository).remove(tx, record, name))).toBe(true);
+            expect(await repo(EvidenceRepository).namesFor(record)).toEqual([]);
+            expect((await app.get(`/evidence/${name}`)).status).toBe(404);
           },
         },
       ],

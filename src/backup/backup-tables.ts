@@ -40,6 +40,7 @@ export const SCHEMA_TABLES = [
   'punishments',
   'minigame_results',
   'community_banlist_bans',
+  'evidence_files',
   'play_sessions',
   'play_days',
   'play_era_totals',

@@ -223,6 +223,12 @@ export const messages = {
 
   // ── Players, game server, ban list, operations ──────────────────────────────────────────────
   'site.userNotFound': { en: 'User not found.', ja: 'プレイヤーが見つかりません。' },
+  'evidence.empty': { en: 'The picture is empty: send the image file as the request body.', ja: '画像が空です。画像ファイルをそのまま送ってください。' },
+  'evidence.tooLarge': { en: 'The picture is larger than {max} MiB.', ja: '画像が大きすぎます（{max} MiB まで）。' },
+  'evidence.unsupportedType': { en: 'The file is not a PNG, JPEG, WebP or GIF picture (SVG is not taken).', ja: 'PNG・JPEG・WebP・GIF の画像だけを添付できます（SVG は使えません）。' },
+  'evidence.undecodable': { en: 'The picture cannot be read: the file is truncated or damaged.', ja: '画像を読み込めません。ファイルが途中で切れているか、壊れています。' },
+  'evidence.tooManyPixels': { en: 'The picture has more than {max} pixels (all frames counted).', ja: '画像の画素数が多すぎます（全フレームで {max} 画素まで）。' },
+  'evidence.notFound': { en: 'No evidence picture of that name.', ja: 'その名前の証拠画像は見つかりません。' },
   'users.notFoundByUuid': { en: 'No player with uuid {uuid}; send a login or issue a user key first.', ja: 'UUID {uuid} のプレイヤーは見つかりません。' },
   'users.notFound': { en: 'No player with {field} {value}.', ja: '{field}が {value} のプレイヤーは見つかりませんでした。' },
   'users.chatidTaken': { en: 'Chat id {chatid} is linked to another player; unlink it there first.', ja: 'チャット ID {chatid} はほかのプレイヤーと連携済みです。先にそちらの連携を解除してください。' },
