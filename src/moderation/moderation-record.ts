@@ -1,7 +1,8 @@
 import type { CommunityBanRecord } from '../original-import/community-banlist-bans.repository';
 import type { PunishmentRecord } from '../punishments/punishments.repository';
 import { SOURCE_RANK, type RecordKey } from './record-cursor';
-import { recordKindOfBan, recordKindOfPunishment, type RecordRef } from './record-kinds';
+import type { RecordRef } from '../evidence/record-ref';
+import { recordKindOfBan, recordKindOfPunishment } from './record-kinds';
 
 /** A record of either source in one shape (docs/api.md, Moderation). Pure. */
 export interface ModerationRecord {

@@ -20,7 +20,7 @@ import { OPERATOR_ERRORS } from './moderation-errors';
 import type { RecordDetail, RecordSummary } from './moderation-record';
 import { type EvidenceView, ModerationRecordsService, type RecordPage } from './moderation-records.service';
 import { normaliseUuid } from '../common/identifiers';
-import type { RecordKind } from './record-kinds';
+import type { RecordKind } from '../evidence/record-ref';
 
 const RECORD_ERRORS: Array<[number, string]> = [[400, 'Unknown kind, or an invalid parameter.'], ...OPERATOR_ERRORS, [404, 'No record of that kind and id.']];
 

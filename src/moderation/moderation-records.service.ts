@@ -9,7 +9,8 @@ import { PunishmentsReader } from '../punishments/punishments.reader';
 import { type RecordDetail, type ModerationRecord, type RecordSummary, detailOf, fromCommunityBan, fromPunishment, summaryOf } from './moderation-record';
 import { RecordHistoryRepository, type HistoryEntryView } from './record-history.repository';
 import { boundFor, compareKeys, decodeCursor, encodeCursor, SOURCE_RANK } from './record-cursor';
-import { banTypeOf, isBanKind, numericIdOf, punishmentKindOf, RECORD_KINDS, type BanRecordKind, type PunishmentRecordKind, type RecordKind, type RecordRef } from './record-kinds';
+import { RECORD_KINDS, type RecordKind, type RecordRef } from '../evidence/record-ref';
+import { banTypeOf, isBanKind, numericIdOf, punishmentKindOf, type BanRecordKind, type PunishmentRecordKind } from './record-kinds';
 import { RecordNotesRepository } from './record-notes.repository';
 import { DEFAULT_RECORDS_LIMIT } from './moderation-limits';
 

@@ -3,7 +3,7 @@ import { SqlReader } from '../database/sql-reader';
 import { type DbTime, isoTime } from '../database/transformers';
 import type { Transaction } from '../database/transaction';
 import type { HistoryAction } from './record-history.entity';
-import type { RecordRef } from './record-kinds';
+import type { RecordRef } from '../evidence/record-ref';
 
 export interface NewHistoryEntry {
   actor: string;

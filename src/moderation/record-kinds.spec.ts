@@ -1,4 +1,5 @@
-import { banTypeOf, isBanKind, numericIdOf, punishmentKindOf, RECORD_KINDS, recordKindOfBan, recordKindOfPunishment } from './record-kinds';
+import { RECORD_KINDS } from '../evidence/record-ref';
+import { banTypeOf, isBanKind, numericIdOf, punishmentKindOf, recordKindOfBan, recordKindOfPunishment } from './record-kinds';
 
 describe('record kinds', () => {
   it('maps the mute both ways (chatban here, chatjail in the punishments feature) and every other punishment to itself', () => {

@@ -1,19 +1,13 @@
 /**
- * The kinds of record the moderation API names, and the one mapping between them and the
- * features that keep them (docs/api.md, Moderation). Pure.
+ * The one mapping between the record kinds (src/evidence/record-ref.ts, shared by the bans site,
+ * the evidence pictures and the moderation API) and the features that keep the records
+ * (docs/api.md, Moderation). Pure.
  *
  * - `jail`, `chatban`, `eban`, `vban`: punishments (src/punishments/); the mute is `chatjail` there.
  * - `gban`, `lban`: this community's own records of the external ban list (`global`, `local`).
  */
+import type { RecordKind } from '../evidence/record-ref';
 import type { PunishmentKind } from '../punishments/punishment-kinds';
-
-export const RECORD_KINDS = ['gban', 'lban', 'vban', 'eban', 'chatban', 'jail'] as const;
-export type RecordKind = (typeof RECORD_KINDS)[number];
-
-export interface RecordRef {
-  kind: RecordKind;
-  id: string;
-}
 
 export type PunishmentRecordKind = 'jail' | 'chatban' | 'eban' | 'vban';
 export type BanRecordKind = 'gban' | 'lban';
@@ -23,10 +17,6 @@ const PUNISHMENT_KIND: Record<PunishmentRecordKind, PunishmentKind> = { jail: 'j
 const RECORD_KIND_OF_PUNISHMENT: Record<PunishmentKind, PunishmentRecordKind> = { jail: 'jail', chatjail: 'chatban', eban: 'eban', vban: 'vban' };
 const BAN_TYPE: Record<BanRecordKind, BanType> = { gban: 'global', lban: 'local' };
 const RECORD_KIND_OF_BAN: Record<BanType, BanRecordKind> = { global: 'gban', local: 'lban' };
-
-export function isRecordKind(value: string): value is RecordKind {
-  return (RECORD_KINDS as readonly string[]).includes(value);
-}
 
 export function isBanKind(kind: RecordKind): kind is BanRecordKind {
   return kind === 'gban' || kind === 'lban';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SqlReader } from '../database/sql-reader';
 import type { Transaction } from '../database/transaction';
-import type { RecordRef } from './record-kinds';
+import type { RecordRef } from '../evidence/record-ref';
 
 const NOTE_SQL = 'SELECT note FROM record_notes WHERE record_kind = ? AND record_id = ?';
 const UPSERT_SQL = {

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CITY_STATES } from '../../cities/city.entity';
 import { HISTORY_ACTIONS } from '../record-history.entity';
-import { RECORD_KINDS } from '../record-kinds';
+import { RECORD_KINDS } from '../../evidence/record-ref';
 
 const UUID_EXAMPLE = '069a79f4-44e9-4726-a5be-fca90e38aaf5';
 const TIME_EXAMPLE = '2026-11-22T03:04:05.000Z';

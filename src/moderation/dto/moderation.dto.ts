@@ -4,7 +4,7 @@ import { OptionalField, ToInt, Transformed } from '../../common/validation/trans
 import { rule } from '../../common/validation/validation.pipe';
 import { IsTimestamp } from '../../users/dto/timestamp.decorators';
 import { DEFAULT_RECORDS_LIMIT, MAX_RECORDS_LIMIT, NOTE_MAX } from '../moderation-limits';
-import { RECORD_KINDS, type RecordKind } from '../record-kinds';
+import { RECORD_KINDS, type RecordKind } from '../../evidence/record-ref';
 
 /** A uuid with hyphens or the 32-hex form, any case. */
 const ANY_UUID = /^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
