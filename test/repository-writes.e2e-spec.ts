@@ -298,7 +298,7 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     OriginalImportRepository: ['getLink', 'nextId', 'getAccount', 'getAchievement', 'getUnlockTime', 'hasLoginSince'],
     // holders reads (and on MySQL locks) the rows of some ban ids; it changes nothing.
     CommunityBanlistBansRepository: ['mirrorTimes', 'holders', 'getById', 'listForPlayer', 'list'],
-    EvidenceRepository: ['listFor', 'namesFor', 'getContent'],
+    EvidenceRepository: ['listFor', 'namesFor', 'getContent', 'countsFor'],
     PlayersRepository: ['getByUuid', 'getByMcid', 'getByChatid', 'getMcidsByPrefix', 'getLoggedIn', 'getNames', 'getInTransaction', 'getWithoutLoginIn', 'getChatHolder', 'getOwnerNames', 'searchByMcidPrefix'],
     UserKeysRepository: ['getByHash'],
     // getLinksForUpdate reads (and on MySQL locks) the row; it changes nothing.

@@ -145,11 +145,13 @@ export class ModerationRecordsService {
     }
     const [names, counts, noted] = await Promise.all([
       this.players.getNames([...new Set(records.map((record) => record.uuid))]),
-      // One indexed read per record: a page holds at most 100.
-      Promise.all(records.map(async (record) => (await this.evidence.namesFor(record.ref)).length)),
+      this.evidence.countsFor(records.map((record) => record.ref)),
       Promise.all([...idsByKind].map(async ([kind, ids]) => [...(await this.notes.getIdsWithNotes(kind, ids))].map((id) => `${kind}:${id}`))),
     ]);
     const withNotes = new Set(noted.flat());
-    return records.map((record, index) => summaryOf(record, names.get(record.uuid)?.mcid, counts[index], withNotes.has(`${record.ref.kind}:${record.ref.id}`)));
+    return records.map((record) => {
+      const key = `${record.ref.kind}:${record.ref.id}`;
+      return summaryOf(record, names.get(record.uuid)?.mcid, counts.get(key) ?? 0, withNotes.has(key));
+    });
   }
 }
