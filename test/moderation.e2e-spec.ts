@@ -322,6 +322,7 @@ describe('moderation (e2e)', () => {
           hasNote: false,
           liftedBy: null,
           liftReason: null,
+          liftConfirmedAt: null,
           updatedAt: expect.any(String),
         },
         note: null,
@@ -352,13 +353,16 @@ describe('moderation (e2e)', () => {
       const events = (await feedAfter(before)).filter((event) => event.data.punishment?.id === Number(vban.id));
       expect(events.map((event) => [event.type, event.data.punishment?.active])).toEqual([['punishment.lifted', false]]);
 
-      // The game server applies it, then reports the lift as it reports every lift.
-      const report = await send('/game-server/punishments/lifts', { lifts: [{ kind: 'vban', id: vban.sourceId, liftedAt: new Date().toISOString() }] });
+      expect(lifted.body.data.liftConfirmedAt).toBeNull();
+      // The game server applies it, then reports the lift as it reports every lift: kept as the lift's confirmation.
+      const reportedAt = new Date().toISOString();
+      const report = await send('/game-server/punishments/lifts', { lifts: [{ kind: 'vban', id: vban.sourceId, liftedAt: reportedAt }] });
       expect(report.body).toMatchObject({ accepted: 0, skipped: 1 });
+      expect((await send('/game-server/punishments/lifts', { lifts: [{ kind: 'vban', id: vban.sourceId, liftedAt: new Date().toISOString() }] })).body).toMatchObject({ accepted: 0, skipped: 1 });
       expect((await feedAfter(before)).filter((event) => event.data.punishment?.id === Number(vban.id))).toHaveLength(1);
       const page = await get<{ record: Record<string, unknown>; history: Array<Record<string, unknown>> }>(`/moderation/records/vban/${vban.id}`);
       expect(page.body.data.history).toEqual([{ at: expect.any(String), actor: expect.stringMatching(/^apikey:moderator-/), action: 'lifted', detail: 'Appeal accepted' }]);
-      expect(page.body.data.record.liftedAt).toBe(lifted.body.data.liftedAt);
+      expect(page.body.data.record).toMatchObject({ liftedAt: lifted.body.data.liftedAt, liftedBy: lifted.body.data.liftedBy, liftConfirmedAt: reportedAt });
 
       expectError(await app.post(`/moderation/records/vban/${vban.id}/lift`, {}, { headers: operator }), 409, 'conflict');
       const gban = await communityBan(player.uuid, 'global', '2026-03-02T00:00:00Z');

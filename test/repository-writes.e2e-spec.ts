@@ -881,6 +881,22 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
           },
         },
       ],
+      confirmLift: [
+        {
+          tables: ['punishments'],
+          bumps: [],
+          async run(write) {
+            const punishment = newPunishment();
+            const id = (await read((tx) => repo(PunishmentsRepository).insertOne(tx, 'game-server', punishment)))!;
+            // Nothing to confirm before an operator's lift.
+            expect(await read((tx) => repo(PunishmentsRepository).confirmLift(tx, id, new Date()))).toBe(false);
+            await read((tx) => repo(PunishmentsRepository).liftByOperator(tx, id, { liftedAt: new Date(), liftedBy: 'apikey:ops', reason: null }));
+            const reportedAt = new Date('2026-11-02T00:00:00Z');
+            expect(await write((tx) => repo(PunishmentsRepository).confirmLift(tx, id, reportedAt))).toBe(true);
+            expect(await repo(PunishmentsRepository).getById(id)).toEqual(expect.objectContaining({ id, active: false, liftedBy: 'apikey:ops', liftConfirmedAt: reportedAt }));
+          },
+        },
+      ],
     },
     RecordNotesRepository: {
       upsert: [

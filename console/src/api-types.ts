@@ -1114,7 +1114,7 @@ export interface paths {
         put?: never;
         /**
          * Report punishments lifted (1-1000, one transaction)
-         * @description A lift of a punishment lifted already changes nothing and records no second punishment.lifted event.
+         * @description A lift of a punishment lifted already records no second punishment.lifted event; when an operator lifted it, the report is kept as that lift's confirmation (liftConfirmedAt).
          */
         post: operations["GameServerPunishmentsController_lift"];
         delete?: never;
@@ -3260,6 +3260,11 @@ export interface components {
             liftedBy: string | null;
             /** @example null */
             liftReason: string | null;
+            /**
+             * @description When the game server reported an operator's lift (its confirmation: it has applied it); null before, and for the game server's own lifts.
+             * @example null
+             */
+            liftConfirmedAt: string | null;
             /** @example 2026-11-22T03:04:05.000Z */
             updatedAt: string;
         };

@@ -15,6 +15,7 @@ describe('moderation record', () => {
     liftedAt: new Date('2026-11-02T00:00:00Z'),
     liftedBy: 'apikey:ops',
     liftReason: 'appeal',
+    liftConfirmedAt: null,
     updatedAt: new Date('2026-11-02T00:00:01Z'),
   };
 

@@ -17,6 +17,7 @@ export interface ModerationRecord {
   liftedAt: Date | null;
   liftedBy: string | null;
   liftReason: string | null;
+  liftConfirmedAt: Date | null;
   updatedAt: Date;
   key: RecordKey;
 }
@@ -39,6 +40,8 @@ export interface RecordSummary {
 export interface RecordDetail extends RecordSummary {
   liftedBy: string | null;
   liftReason: string | null;
+  /** When the game server reported an operator's lift (it has applied it); null before, and for any other lift. */
+  liftConfirmedAt: string | null;
   updatedAt: string;
 }
 
@@ -54,6 +57,7 @@ export function fromPunishment(record: PunishmentRecord): ModerationRecord {
     liftedAt: record.liftedAt,
     liftedBy: record.liftedBy,
     liftReason: record.liftReason,
+    liftConfirmedAt: record.liftConfirmedAt,
     updatedAt: record.updatedAt,
     key: { at: record.issuedAt, rank: SOURCE_RANK.punishments, id: record.id },
   };
@@ -72,6 +76,7 @@ export function fromCommunityBan(record: CommunityBanRecord): ModerationRecord {
     liftedAt: null,
     liftedBy: null,
     liftReason: null,
+    liftConfirmedAt: null,
     updatedAt: record.updatedAt,
     key: { at: record.bannedAt, rank: SOURCE_RANK.communityBans, id: record.banId },
   };
@@ -94,5 +99,11 @@ export function summaryOf(record: ModerationRecord, currentMcid: string | null |
 }
 
 export function detailOf(summary: RecordSummary, record: ModerationRecord): RecordDetail {
-  return { ...summary, liftedBy: record.liftedBy, liftReason: record.liftReason, updatedAt: record.updatedAt.toISOString() };
+  return {
+    ...summary,
+    liftedBy: record.liftedBy,
+    liftReason: record.liftReason,
+    liftConfirmedAt: record.liftConfirmedAt?.toISOString() ?? null,
+    updatedAt: record.updatedAt.toISOString(),
+  };
 }

@@ -54,6 +54,10 @@ export class Punishment {
   @Column({ name: 'lift_reason', type: 'text', nullable: true })
   liftReason: string | null;
 
+  /** When the game server reported a lift an operator had made (its confirmation); null otherwise. */
+  @Column({ name: 'lift_confirmed_at', type: 'datetime', precision: 3, nullable: true, transformer: utcDate })
+  liftConfirmedAt: Date | null;
+
   @Column({ name: 'updated_at', type: 'datetime', precision: 3, transformer: utcDate })
   updatedAt: Date;
 }

@@ -37,6 +37,8 @@ export interface PunishmentRecord {
   /** Set by a lift from the moderation API only. */
   liftedBy: string | null;
   liftReason: string | null;
+  /** When the game server reported that operator's lift (its confirmation). */
+  liftConfirmedAt: Date | null;
   updatedAt: Date;
 }
 
@@ -82,12 +84,13 @@ interface PunishmentRow {
   liftedAt: DbTime | null;
   liftedBy: string | null;
   liftReason: string | null;
+  liftConfirmedAt: DbTime | null;
   updatedAt: DbTime;
 }
 
 const PUNISHMENT_COLUMNS =
   'id, kind, player_uuid AS uuid, mcid, reason, testment, active, issued_by AS issuedBy, issued_at AS issuedAt, lifted_at AS liftedAt, ' +
-  'lifted_by AS liftedBy, lift_reason AS liftReason, updated_at AS updatedAt';
+  'lifted_by AS liftedBy, lift_reason AS liftReason, lift_confirmed_at AS liftConfirmedAt, updated_at AS updatedAt';
 const PUNISHMENT = `SELECT ${PUNISHMENT_COLUMNS} FROM punishments`;
 // IDX_punishments_player: one range of the index, newest first.
 const FOR_PLAYER_SQL = `${PUNISHMENT} WHERE player_uuid = ? ORDER BY issued_at DESC, id DESC`;
@@ -97,7 +100,7 @@ const BY_SOURCE_SQL = `${PUNISHMENT} WHERE origin = ? AND kind = ? AND source_id
 // The bans site's rows: the player's current name from players (primary key), else the name at the time.
 const NAMED =
   'SELECT p.id, p.kind, p.player_uuid AS uuid, p.mcid, p.reason, p.testment, p.active, p.issued_by AS issuedBy, p.issued_at AS issuedAt, p.lifted_at AS liftedAt, ' +
-  'p.lifted_by AS liftedBy, p.lift_reason AS liftReason, COALESCE(known.mcid, p.mcid) AS playerName, p.updated_at AS updatedAt FROM punishments p LEFT JOIN players known ON known.uuid = p.player_uuid';
+  'p.lifted_by AS liftedBy, p.lift_reason AS liftReason, p.lift_confirmed_at AS liftConfirmedAt, COALESCE(known.mcid, p.mcid) AS playerName, p.updated_at AS updatedAt FROM punishments p LEFT JOIN players known ON known.uuid = p.player_uuid';
 // IDX_punishments_kind_state (in force) and IDX_punishments_kind_time (every state): the first rows of one range, newest first.
 const NAMED_NEWEST_FIRST = 'ORDER BY p.issued_at DESC, p.id DESC';
 const NAMED_BY_ID_SQL = `${NAMED} WHERE p.kind = ? AND p.id = ?`;
@@ -120,6 +123,7 @@ function toRecord(row: PunishmentRow): PunishmentRecord {
     liftedAt: row.liftedAt === null ? null : dateOf(row.liftedAt),
     liftedBy: row.liftedBy,
     liftReason: row.liftReason,
+    liftConfirmedAt: row.liftConfirmedAt === null ? null : dateOf(row.liftConfirmedAt),
     updatedAt: dateOf(row.updatedAt),
   };
 }
@@ -270,6 +274,21 @@ export class PunishmentsRepository {
       tx.time(new Date()),
       id,
       1,
+    ]);
+    return affectedRows > 0;
+  }
+
+  /**
+   * The game server's report of a lift an operator made (the punishment is lifted already): kept
+   * as its confirmation, once; the lift itself (time, who, why) is not changed. False when there is
+   * nothing to confirm (a lift the game server made, or one confirmed before).
+   */
+  async confirmLift(tx: Transaction, id: number, reportedAt: Date): Promise<boolean> {
+    const { affectedRows } = await tx.run('UPDATE punishments SET lift_confirmed_at = ?, updated_at = ? WHERE id = ? AND active = ? AND lifted_by IS NOT NULL AND lift_confirmed_at IS NULL', [
+      tx.time(reportedAt),
+      tx.time(new Date()),
+      id,
+      0,
     ]);
     return affectedRows > 0;
   }

@@ -97,6 +97,9 @@ export class PunishmentsService {
         if (await this.repository.lift(tx, found.id, item.liftedAt)) {
           accepted += 1;
           await this.record(tx, 'punishment.lifted', found.id);
+        } else {
+          // Lifted already: the same lift. When an operator made it, this report is its confirmation (no event).
+          await this.repository.confirmLift(tx, found.id, item.liftedAt);
         }
       }
       return { accepted, skipped: items.length - accepted };

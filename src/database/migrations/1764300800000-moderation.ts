@@ -3,8 +3,9 @@ import { columns, keyColumn } from '../migration-columns';
 
 /**
  * The operator API for moderation (docs/api.md, Moderation): who lifted a punishment from the
- * console and why (two columns of `punishments`, null for the game server's own lifts and for
- * imported rows), one note per record and each record's history (lifts, notes, evidence).
+ * console and why, and when the game server confirmed that lift (three columns of `punishments`,
+ * null for the game server's own lifts and for imported rows), one note per record and each
+ * record's history (lifts, notes, evidence).
  *
  * A record is named by its kind (`gban`, `lban`, `vban`, `eban`, `chatban`, `jail`) and its id as
  * text, the same pair the evidence files use; the history is read per record, oldest first, by
@@ -14,7 +15,11 @@ export class Moderation1764300800000 implements MigrationInterface {
   name = 'Moderation1764300800000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.addColumns('punishments', [new TableColumn(columns.varchar('lifted_by', 100, true)), new TableColumn(columns.text('lift_reason', true))]);
+    await queryRunner.addColumns('punishments', [
+      new TableColumn(columns.varchar('lifted_by', 100, true)),
+      new TableColumn(columns.text('lift_reason', true)),
+      new TableColumn(columns.time('lift_confirmed_at', true)),
+    ]);
     await queryRunner.createTable(
       new Table({
         name: 'record_notes',
@@ -47,6 +52,7 @@ export class Moderation1764300800000 implements MigrationInterface {
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.dropTable('record_history');
     await queryRunner.dropTable('record_notes');
+    await queryRunner.dropColumn('punishments', 'lift_confirmed_at');
     await queryRunner.dropColumn('punishments', 'lift_reason');
     await queryRunner.dropColumn('punishments', 'lifted_by');
   }

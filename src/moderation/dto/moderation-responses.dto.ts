@@ -206,6 +206,14 @@ export class RecordDetailDoc extends RecordSummaryDoc {
   @ApiProperty({ nullable: true, type: String, example: null })
   liftReason: string | null;
 
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: null,
+    description: "When the game server reported an operator's lift (its confirmation: it has applied it); null before, and for the game server's own lifts.",
+  })
+  liftConfirmedAt: string | null;
+
   @ApiProperty({ example: TIME_EXAMPLE })
   updatedAt: string;
 }
