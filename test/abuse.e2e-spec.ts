@@ -508,6 +508,18 @@ describe('abuse: numeric and time fields at their edges (e2e)', () => {
         return typeof body?.error === 'string' && body.error === body.message ? undefined : `\`error\` is not the message text: ${result.text.slice(0, 200)}`;
       },
     },
+    {
+      // The bans site's route: an id of any form names no record here, and that is answered as the
+      // site reads a not-found, HTTP 200 `status: false`, never a 400 or a 5xx.
+      name: 'GET /v2/bans/details/{kind}/{id} id',
+      kind: 'text',
+      send: inPath('GET', '/v2/bans/details/vban/{}'),
+      passed: (result) => result.status === 200,
+      check: (_value, result) => {
+        const body = result.body as { status?: unknown; code?: unknown } | undefined;
+        return result.status === 200 && body?.status === false && body.code === 404 ? undefined : `not a 200 status false 404: ${result.text.slice(0, 200)}`;
+      },
+    },
     { name: 'POST /game-server/punishments punishments[].issuedAt', kind: 'time', send: (value) => json('POST', '/game-server/punishments', { punishments: [punishment(value)] }) },
     { name: 'POST /game-server/punishments/lifts lifts[].punishmentId', kind: 'integer', send: (value) => json('POST', '/game-server/punishments/lifts', { lifts: [{ kind: 'jail', punishmentId: value, liftedAt: AT }] }) },
     {

@@ -36,6 +36,21 @@ export interface SitePlayerBans {
   chatban: SitePunishmentItem[];
 }
 
+export interface SiteBanListAnswer {
+  count: { gban: number; lban: number };
+  items: { gban: SiteBanListItem[]; lban: SiteBanListItem[] };
+}
+
+export interface SitePunishmentListAnswer {
+  count: number;
+  items: SitePunishmentItem[];
+}
+
+export interface SiteBanDetailAnswer {
+  detail: SiteBanDetail;
+  proofs: string[] | null;
+}
+
 export type SiteBanDetail =
   | { banid: number; player: string | null; uuid: string; reason: string; status: boolean; banned_by: string | null; banned_at: string; updated_at: string }
   | { id: number; player: string; uuid: string; reason: string; status: boolean; banned_by: string; created_at: string; updated_at: string };
@@ -57,13 +72,13 @@ export class BansSiteService {
   ) {}
 
   /** `recent/mcbans`: both ban-list kinds, each cut and counted as asked. */
-  async banList(options: ListOptions): Promise<{ count: { gban: number; lban: number }; items: { gban: SiteBanListItem[]; lban: SiteBanListItem[] } }> {
+  async banList(options: ListOptions): Promise<SiteBanListAnswer> {
     const [gban, lban] = await Promise.all((['global', 'local'] as const).map((type) => this.banListOf(type, options)));
     return { count: { gban: gban.count, lban: lban.count }, items: { gban: gban.items, lban: lban.items } };
   }
 
   /** `recent/vban|eban|chatban`. */
-  async punishmentList(kind: BanPunishmentKind, options: ListOptions): Promise<{ count: number; items: SitePunishmentItem[] }> {
+  async punishmentList(kind: BanPunishmentKind, options: ListOptions): Promise<SitePunishmentListAnswer> {
     const [count, records] = await Promise.all([
       this.punishments.countOfKind(punishmentKindOf(kind), options.activeOnly),
       this.punishments.listOfKind(punishmentKindOf(kind), options.activeOnly, listLimit(options)),
@@ -89,7 +104,7 @@ export class BansSiteService {
   }
 
   /** `details/{kind}/{id}`: the record and its evidence pictures' names (null: none); 404 for anything else. */
-  async details(rawKind: string, rawId: string): Promise<{ detail: SiteBanDetail; proofs: string[] | null }> {
+  async details(rawKind: string, rawId: string): Promise<SiteBanDetailAnswer> {
     const id = recordIdOf(rawId);
     if (id === undefined || !isBanSiteKind(rawKind)) {
       throw ApiError.notFound('bans.recordNotFound');

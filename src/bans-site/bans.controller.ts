@@ -5,7 +5,7 @@ import { Input } from '../common/http/input.decorator';
 import { ApiEnvelope, ApiErrors, ApiInput, ApiPathParam, BaseResponseDoc } from '../common/openapi/api-docs.decorators';
 import { SITE_PLAYER_ID_PATTERN } from '../site-players/site-player-id';
 import { BAN_SITE_KINDS, type BanPunishmentKind, type ListOptions, RECORD_ID_PATTERN } from './ban-kinds';
-import { BansSiteService } from './bans-site.service';
+import { BansSiteService, type SiteBanDetailAnswer, type SiteBanListAnswer, type SitePlayerBans, type SitePunishmentListAnswer } from './bans-site.service';
 import { BanDetailAnswerDoc, BanListAnswerDoc, BansNotFoundDoc, PlayerBansAnswerDoc, PunishmentListAnswerDoc } from './dto/bans-answers.dto';
 import { BansDetailPathDto, BansListQueryDto, BansPlayerPathDto } from './dto/bans-query.dto';
 
@@ -45,7 +45,7 @@ export class BansController {
   @ApiInput(BansListQueryDto, 'query')
   @ApiEnvelope(200, 'Counts and items per kind, newest first.', BanListAnswerDoc)
   @limited
-  banList(@Input() input: BansListQueryDto): Promise<object> {
+  banList(@Input() input: BansListQueryDto): Promise<SiteBanListAnswer> {
     return this.bans.banList(options(input));
   }
 
@@ -55,7 +55,7 @@ export class BansController {
   @ApiInput(BansListQueryDto, 'query')
   @ApiEnvelope(200, 'The count and the items, newest first.', PunishmentListAnswerDoc)
   @limited
-  vbans(@Input() input: BansListQueryDto): Promise<object> {
+  vbans(@Input() input: BansListQueryDto): Promise<SitePunishmentListAnswer> {
     return this.punishments('vban', input);
   }
 
@@ -65,7 +65,7 @@ export class BansController {
   @ApiInput(BansListQueryDto, 'query')
   @ApiEnvelope(200, 'The count and the items, newest first.', PunishmentListAnswerDoc)
   @limited
-  ebans(@Input() input: BansListQueryDto): Promise<object> {
+  ebans(@Input() input: BansListQueryDto): Promise<SitePunishmentListAnswer> {
     return this.punishments('eban', input);
   }
 
@@ -75,7 +75,7 @@ export class BansController {
   @ApiInput(BansListQueryDto, 'query')
   @ApiEnvelope(200, 'The count and the items, newest first.', PunishmentListAnswerDoc)
   @limited
-  chatbans(@Input() input: BansListQueryDto): Promise<object> {
+  chatbans(@Input() input: BansListQueryDto): Promise<SitePunishmentListAnswer> {
     return this.punishments('chatban', input);
   }
 
@@ -85,7 +85,7 @@ export class BansController {
   @ApiPathParam('player', { type: 'string', pattern: SITE_PLAYER_ID_PATTERN.source }, 'Game id (any case), uuid with or without hyphens, or chat id.')
   @ApiBansAnswer('`data` with the five arrays, newest first.', PlayerBansAnswerDoc, 'An unknown player')
   @limited
-  player(@Input() input: BansPlayerPathDto): Promise<object> {
+  player(@Input() input: BansPlayerPathDto): Promise<{ data: SitePlayerBans }> {
     return this.bans.playerBans(input.player);
   }
 
@@ -97,11 +97,11 @@ export class BansController {
   @ApiPathParam('id', { type: 'string', pattern: RECORD_ID_PATTERN.source }, 'The ban id (gban, lban) or the punishment id.')
   @ApiBansAnswer('The record (its fields depend on the kind) and `proofs`.', BanDetailAnswerDoc, 'An unknown kind or record, or an id that is no record id')
   @limited
-  details(@Input() input: BansDetailPathDto): Promise<object> {
+  details(@Input() input: BansDetailPathDto): Promise<SiteBanDetailAnswer> {
     return this.bans.details(input.kind, input.id);
   }
 
-  private punishments(kind: BanPunishmentKind, input: BansListQueryDto): Promise<object> {
+  private punishments(kind: BanPunishmentKind, input: BansListQueryDto): Promise<SitePunishmentListAnswer> {
     return this.bans.punishmentList(kind, options(input));
   }
 }

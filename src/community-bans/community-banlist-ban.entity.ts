@@ -11,7 +11,7 @@ const bigintNumber: ValueTransformer = {
 export type BanTimeFrom = 'source' | 'mirror' | 'import';
 
 /**
- * A ban-list ban issued on the community's own server (original-sites.md section 3), kept apart
+ * A ban-list ban issued on the community's own server (docs/bans-site.md), kept apart
  * from the mirror so a sync never deletes it; `banId` is the ban-list service's id.
  */
 @Entity('community_banlist_bans')
