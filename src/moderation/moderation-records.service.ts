@@ -1,19 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
-import { EvidenceReader } from '../evidence/evidence.reader';
-import type { EvidenceFile } from '../evidence/evidence.reader';
 import { CommunityBansReader } from '../community-bans/community-bans.reader';
+import { EvidenceReader, type EvidenceFile } from '../evidence/evidence.reader';
+import { RECORD_KINDS, type RecordKind, type RecordRef } from '../evidence/record-ref';
 import { PlayersRepository } from '../players/players.repository';
 import { PunishmentsReader } from '../punishments/punishments.reader';
-import { type RecordDetail, type ModerationRecord, type RecordSummary, detailOf, fromCommunityBan, fromPunishment, summaryOf } from './moderation-record';
-import { RecordHistoryRepository, type HistoryEntryView } from './record-history.repository';
+import { DEFAULT_RECORDS_LIMIT } from './moderation-limits';
+import { type ModerationRecord, type RecordDetail, type RecordSummary, detailOf, fromCommunityBan, fromPunishment, summaryOf } from './moderation-record';
 import { boundFor, compareKeys, decodeCursor, encodeCursor, SOURCE_RANK, type SourceBound } from './record-cursor';
-import { RECORD_KINDS, type RecordKind, type RecordRef } from '../evidence/record-ref';
+import { type HistoryEntryView, RecordHistoryRepository } from './record-history.repository';
 import { banTypeOf, isBanKind, numericIdOf, punishmentKindOf, type BanRecordKind, type PunishmentRecordKind } from './record-kinds';
 import { RecordNotesRepository } from './record-notes.repository';
-import { DEFAULT_RECORDS_LIMIT } from './moderation-limits';
-
 
 export interface RecordsQuery {
   kinds?: readonly RecordKind[];
