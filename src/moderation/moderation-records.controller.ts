@@ -19,7 +19,6 @@ import { ModerationChangesService } from './moderation-changes.service';
 import { OPERATOR_ERRORS } from './moderation-errors';
 import type { RecordDetail, RecordSummary } from './moderation-record';
 import { type EvidenceView, ModerationRecordsService, type RecordPage } from './moderation-records.service';
-import { normaliseUuid } from '../common/identifiers';
 import type { RecordKind } from '../evidence/record-ref';
 
 const RECORD_ERRORS: Array<[number, string]> = [[400, 'Unknown kind, or an invalid parameter.'], ...OPERATOR_ERRORS, [404, 'No record of that kind and id.']];
@@ -43,7 +42,7 @@ export class ModerationRecordsController {
       kinds: input.kind?.split(',') as RecordKind[] | undefined,
       state: input.state,
       issuer: input.issuer,
-      player: input.player === undefined ? undefined : normaliseUuid(input.player),
+      player: input.player,
       from: input.from,
       to: input.to,
       cursor: input.cursor,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
+import { normaliseUuid } from '../common/identifiers';
 import { CommunityBansReader } from '../community-bans/community-bans.reader';
 import { EvidenceReader, type EvidenceFile } from '../evidence/evidence.reader';
 import { RECORD_KINDS, type RecordKind, type RecordRef } from '../evidence/record-ref';
@@ -17,6 +18,7 @@ export interface RecordsQuery {
   kinds?: readonly RecordKind[];
   state?: 'active' | 'lifted' | 'all';
   issuer?: string;
+  /** A uuid, with or without hyphens. */
   player?: string;
   from?: Date;
   to?: Date;
@@ -106,6 +108,7 @@ export class ModerationRecordsService {
     const limit = query.limit ?? DEFAULT_RECORDS_LIMIT;
     const kinds = query.kinds && query.kinds.length > 0 ? query.kinds : RECORD_KINDS;
     const active = query.state === 'active' ? true : query.state === 'lifted' ? false : undefined;
+    const player = query.player === undefined ? undefined : normaliseUuid(query.player);
     const common = { active, from: query.from, to: query.to };
     const banTypes = kinds.filter((kind): kind is BanRecordKind => isBanKind(kind)).map(banTypeOf);
     // Each source gives at most limit + 1 after the cursor; merged, the first limit + 1 tell whether more follow.
@@ -114,7 +117,7 @@ export class ModerationRecordsService {
         {
           ...common,
           kinds: kinds.filter((kind): kind is PunishmentRecordKind => !isBanKind(kind)).map(punishmentKindOf),
-          uuid: query.player,
+          uuid: player,
           issuedBy: query.issuer,
           before: cursor && boundFor(cursor, SOURCE_RANK.punishments),
         },
@@ -127,7 +130,7 @@ export class ModerationRecordsService {
               ...common,
               // Both types: no condition on the type.
               type: banTypes.length === 1 ? banTypes[0] : undefined,
-              playerUuid: query.player,
+              playerUuid: player,
               bannedBy: query.issuer,
               after: cursor && bannedAfter(boundFor(cursor, SOURCE_RANK.communityBans)),
             },
