@@ -7,8 +7,7 @@ import { PunishmentsService } from '../punishments/punishments.service';
 import type { RecordDetail } from './moderation-record';
 import { evidenceView, ModerationRecordsService, type EvidenceView } from './moderation-records.service';
 import { RecordHistoryRepository } from './record-history.repository';
-import type { RecordRef } from '../evidence/record-ref';
-import { isBanKind, punishmentKindOf } from './record-kinds';
+import { isBanKind, punishmentKindOf, type RecordRef } from '../evidence/record-ref';
 import { RecordNotesRepository } from './record-notes.repository';
 
 /**

@@ -14,7 +14,7 @@ import { LoginsRepository } from '../users/logins.repository';
 import type { RecordSummary } from './moderation-record';
 import { ModerationRecordsService } from './moderation-records.service';
 import { PAGE_LOGINS, SEARCH_MATCHES } from './moderation-limits';
-import { recordKindOfBan, type BanRecordKind } from './record-kinds';
+import { recordKindOfBan, type BanRecordKind } from '../evidence/record-ref';
 
 
 export interface PlayerMatch {

@@ -1,8 +1,7 @@
 import type { CommunityBanRecord } from '../community-bans/community-bans.reader';
 import type { PunishmentRecord } from '../punishments/punishments.repository';
 import { SOURCE_RANK, type RecordKey } from './record-cursor';
-import type { RecordRef } from '../evidence/record-ref';
-import { recordKindOfBan, recordKindOfPunishment } from './record-kinds';
+import { recordKindOfBan, recordKindOfPunishment, type RecordRef } from '../evidence/record-ref';
 
 /** A record of either source in one shape (docs/api.md, Moderation). Pure. */
 export interface ModerationRecord {

@@ -4,14 +4,14 @@ import { msg } from '../common/errors/messages';
 import { normaliseUuid } from '../common/identifiers';
 import { CommunityBansReader } from '../community-bans/community-bans.reader';
 import { EvidenceReader, type EvidenceFile } from '../evidence/evidence.reader';
-import { RECORD_KINDS, type RecordKind, type RecordRef } from '../evidence/record-ref';
+import { banTypeOf, isBanKind, punishmentKindOf, RECORD_KINDS, type BanRecordKind, type PunishmentRecordKind, type RecordKind, type RecordRef } from '../evidence/record-ref';
 import { PlayersRepository } from '../players/players.repository';
 import { PunishmentsReader } from '../punishments/punishments.reader';
 import { DEFAULT_RECORDS_LIMIT } from './moderation-limits';
 import { type ModerationRecord, type RecordDetail, type RecordSummary, detailOf, fromCommunityBan, fromPunishment, summaryOf } from './moderation-record';
 import { boundFor, compareKeys, decodeCursor, encodeCursor, SOURCE_RANK, type SourceBound } from './record-cursor';
 import { type HistoryEntryView, RecordHistoryRepository } from './record-history.repository';
-import { banTypeOf, isBanKind, numericIdOf, punishmentKindOf, type BanRecordKind, type PunishmentRecordKind } from './record-kinds';
+import { numericIdOf } from './record-id';
 import { RecordNotesRepository } from './record-notes.repository';
 
 export interface RecordsQuery {

@@ -1,5 +1,5 @@
-import { RECORD_KINDS } from '../evidence/record-ref';
-import { banTypeOf, isBanKind, numericIdOf, punishmentKindOf, recordKindOfBan, recordKindOfPunishment } from './record-kinds';
+import { banTypeOf, isBanKind, punishmentKindOf, RECORD_KINDS, recordKindOfBan, recordKindOfPunishment } from '../evidence/record-ref';
+import { numericIdOf } from './record-id';
 
 describe('record kinds', () => {
   it('maps the mute both ways (chatban here, chatjail in the punishments feature) and every other punishment to itself', () => {
