@@ -17,11 +17,13 @@ import { ConfigModule } from './config/config.module';
 import { ConsoleModule } from './console/console.module';
 import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
+import { EvidenceModule } from './evidence/evidence.module';
 import { PlayerNameLookup } from './events/player-name-lookup';
 import { HealthModule } from './health/health.module';
 import { MapsModule } from './maps/maps.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { MiniGamesModule } from './mini-games/mini-games.module';
+import { ModerationModule } from './moderation/moderation.module';
 import { PlayTimeModule } from './play-time/play-time.module';
 import { PlayerGroupsModule } from './player-groups/player-groups.module';
 import { PlayersModule } from './players/players.module';
@@ -71,10 +73,12 @@ export class AppModule {
         HealthModule,
         ConsoleModule,
         PunishmentsModule,
+        ModerationModule,
         MiniGamesModule,
         VotesModule,
         PlayerGroupsModule,
         ChatAccountsModule,
+        EvidenceModule,
       ],
       providers: [
         { provide: RouteTable, useValue: routes },

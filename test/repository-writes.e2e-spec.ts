@@ -17,11 +17,14 @@ import { DataTopic, DataVersions } from '../src/database/data-versions';
 import type { Transaction } from '../src/database/transaction';
 import { UnitOfWork } from '../src/database/unit-of-work';
 import { EventsRepository } from '../src/events/events.repository';
+import { EvidenceRepository } from '../src/evidence/evidence.repository';
 import { WebhookDeliveriesRepository } from '../src/events/webhook-deliveries.repository';
 import { WebhooksRepository } from '../src/events/webhooks.repository';
 import { CommunityBanlistBansRepository } from '../src/original-import/community-banlist-bans.repository';
 import { OriginalImportRepository } from '../src/original-import/original-import.repository';
 import { MiniGamesRepository } from '../src/mini-games/mini-games.repository';
+import { RecordHistoryRepository } from '../src/moderation/record-history.repository';
+import { RecordNotesRepository } from '../src/moderation/record-notes.repository';
 import { AwayRepository } from '../src/play-time/away.repository';
 import { PlaySessionsRepository, type NewSession } from '../src/play-time/play-sessions.repository';
 import { PlayTimeReader } from '../src/play-time/play-time.reader';
@@ -132,7 +135,7 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
   const repo = <T>(cls: new (...args: never[]) => T): T => app.app.get(cls, { strict: false });
   // Provided only by the CLI's import module (the server never imports); it has no dependencies.
   const importLinks = new OriginalImportRepository();
-  const communityBans = new CommunityBanlistBansRepository();
+  const communityBans = (): CommunityBanlistBansRepository => repo(CommunityBanlistBansRepository);
   const read = <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => uow.transaction(work);
 
   // ---- seeds (through the API or the repositories; each seed's own bumps happen before the stamp) ----
@@ -279,10 +282,10 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
 
   const READS: Record<string, string[]> = {
     ApiKeysRepository: ['getById', 'getAll', 'getByHash'],
-    BanlistRepository: ['getUser', 'getBan', 'getKnownPlayerUuids'],
+    BanlistRepository: ['getUser', 'getBan', 'getKnownPlayerUuids', 'getBansOfPlayer'],
     SyncLeasesRepository: ['getLease'],
     SyncRunsRepository: ['getLastRun'],
-    CitiesRepository: ['getAll', 'getById', 'getByNameKey', 'getByIdAndNameKey', 'getByOwner', 'exists', 'getRecord', 'getViewIn', 'getRegisteredRecord', 'getNameHolder', 'getClaimedRegionsInBox', 'countClaimedByOwner'],
+    CitiesRepository: ['getAll', 'getById', 'getByNameKey', 'getByIdAndNameKey', 'getByOwner', 'exists', 'getRecord', 'getViewIn', 'getRegisteredRecord', 'getNameHolder', 'getClaimedRegionsInBox', 'countClaimedByOwner', 'getStatesByOwner'],
     CityAuditRepository: ['getByCity'],
     CityRequestsRepository: ['getViews', 'getViewsByRequester', 'viewPage', 'getViewIn', 'getById', 'getPending', 'getPendingOfCity', 'getPendingRegionsInBox'],
     // lockExisting reads (and on MySQL locks) the row; it changes nothing.
@@ -294,14 +297,18 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     WebhooksRepository: ['webhooks', 'webhook', 'webhookIn', 'webhooksWithWork', 'heldLeases'],
     OriginalImportRepository: ['getLink', 'nextId', 'getAccount', 'getAchievement', 'getUnlockTime', 'hasLoginSince'],
     // holders reads (and on MySQL locks) the rows of some ban ids; it changes nothing.
-    CommunityBanlistBansRepository: ['mirrorTimes', 'holders'],
-    PlayersRepository: ['getByUuid', 'getByMcid', 'getByChatid', 'getMcidsByPrefix', 'getLoggedIn', 'getNames', 'getInTransaction', 'getWithoutLoginIn', 'getChatHolder', 'getOwnerNames'],
+    CommunityBanlistBansRepository: ['mirrorTimes', 'holders', 'getById', 'listForPlayer', 'list'],
+    EvidenceRepository: ['listFor', 'namesFor', 'getContent'],
+    PlayersRepository: ['getByUuid', 'getByMcid', 'getByChatid', 'getMcidsByPrefix', 'getLoggedIn', 'getNames', 'getInTransaction', 'getWithoutLoginIn', 'getChatHolder', 'getOwnerNames', 'searchByMcidPrefix'],
     UserKeysRepository: ['getByHash'],
     // getLinksForUpdate reads (and on MySQL locks) the row; it changes nothing.
     ChatAccountsRepository: ['getLinksForUpdate', 'getAccount', 'getLatestSecondAccount', 'getLinks'],
     AchievementsRepository: ['getDefinedIds', 'getUnlocked', 'count'],
     LoginsRepository: ['getFirstLoginSince', 'getRecentOf', 'getLatestOfRecentPlayers'],
-    PunishmentsRepository: ['listForPlayer', 'hasAnyForPlayer', 'getBySourceIn', 'getByIdIn'],
+    PunishmentsRepository: ['listForPlayer', 'hasAnyForPlayer', 'getBySourceIn', 'getByIdIn', 'getById', 'list'],
+    // getNoteIn reads (and on MySQL locks) the row; it changes nothing.
+    RecordNotesRepository: ['getNote', 'getIdsWithNotes', 'getNoteIn'],
+    RecordHistoryRepository: ['getOf'],
     // ladder reads a category's scores through the cache of topic mini-games.
     MiniGamesRepository: ['recentForPlayer', 'ladder'],
     // getForUpdate and getImportedForUpdate read (and on MySQL lock) rows; they change nothing.
@@ -856,6 +863,60 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
             const id = (await read((tx) => repo(PunishmentsRepository).insertOne(tx, 'game-server', punishment)))!;
             expect(await write((tx) => repo(PunishmentsRepository).lift(tx, id, new Date()))).toBe(true);
             expect(await repo(PunishmentsRepository).listForPlayer(punishment.uuid)).toEqual([expect.objectContaining({ id, active: false })]);
+          },
+        },
+      ],
+      liftByOperator: [
+        {
+          tables: ['punishments'],
+          bumps: [],
+          async run(write) {
+            const punishment = newPunishment();
+            const id = (await read((tx) => repo(PunishmentsRepository).insertOne(tx, 'game-server', punishment)))!;
+            const lift = { liftedAt: new Date(), liftedBy: 'apikey:ops', reason: 'appeal' };
+            expect(await write((tx) => repo(PunishmentsRepository).liftByOperator(tx, id, lift))).toBe(true);
+            expect(await repo(PunishmentsRepository).getById(id)).toEqual(expect.objectContaining({ id, active: false, liftedBy: 'apikey:ops', liftReason: 'appeal' }));
+            // A second lift matches nothing: the row decides between two operators.
+            expect(await read((tx) => repo(PunishmentsRepository).liftByOperator(tx, id, lift))).toBe(false);
+          },
+        },
+      ],
+    },
+    RecordNotesRepository: {
+      upsert: [
+        {
+          tables: ['record_notes'],
+          bumps: [],
+          async run(write) {
+            const record = { kind: 'vban' as const, id: unique('') };
+            await write((tx) => repo(RecordNotesRepository).upsert(tx, record, 'a note', 'apikey:ops', new Date()));
+            expect(await repo(RecordNotesRepository).getNote(record)).toBe('a note');
+            expect(await repo(RecordNotesRepository).getIdsWithNotes('vban', [record.id, 'other'])).toEqual(new Set([record.id]));
+          },
+        },
+      ],
+      delete: [
+        {
+          tables: ['record_notes'],
+          bumps: [],
+          async run(write) {
+            const record = { kind: 'gban' as const, id: unique('') };
+            await read((tx) => repo(RecordNotesRepository).upsert(tx, record, 'a note', 'apikey:ops', new Date()));
+            expect(await write((tx) => repo(RecordNotesRepository).delete(tx, record))).toBe(true);
+            expect(await repo(RecordNotesRepository).getNote(record)).toBeNull();
+          },
+        },
+      ],
+    },
+    RecordHistoryRepository: {
+      insert: [
+        {
+          tables: ['record_history'],
+          bumps: [],
+          async run(write) {
+            const record = { kind: 'jail' as const, id: unique('') };
+            await write((tx) => repo(RecordHistoryRepository).insert(tx, record, { actor: 'apikey:ops', action: 'note', detail: 'n', at: new Date('2026-11-01T00:00:00Z') }));
+            expect(await repo(RecordHistoryRepository).getOf(record)).toEqual([{ at: '2026-11-01T00:00:00.000Z', actor: 'apikey:ops', action: 'note', detail: 'n' }]);
           },
         },
       ],
@@ -1684,14 +1745,46 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
             const banId = 900_000_000 + (sequence += 1);
             const sourceId = unique('ban-');
             await write((tx) =>
-              communityBans.insert(
+              communityBans().insert(
                 tx,
                 { origin: 'original', sourceId, banId, uuid: newPlayer().uuid, type: 'global', reason: 'r', bannedBy: null, bannedAt: new Date(), bannedAtFrom: 'import' },
                 new Date(),
               ),
             );
             // The records are read only inside the import's transaction (the bans site comes later).
-            expect(await read((tx) => communityBans.holders(tx, [banId]))).toEqual(new Map([[banId, { origin: 'original', sourceId }]]));
+            expect(await read((tx) => communityBans().holders(tx, [banId]))).toEqual(new Map([[banId, { origin: 'original', sourceId }]]));
+          },
+        },
+      ],
+    },
+    EvidenceRepository: {
+      insert: [
+        {
+          tables: ['evidence_files'],
+          bumps: [],
+          async run(write) {
+            const record = { kind: 'vban' as const, id: unique('') };
+            const name = `${randomBytes(16).toString('hex')}.png`;
+            const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255, 1, 2]);
+            await write((tx) => repo(EvidenceRepository).insert(tx, record, { name, contentType: 'image/png', bytes, width: 1, height: 1 }, 'Walker', new Date()));
+            expect(await repo(EvidenceRepository).namesFor(record)).toEqual([name]);
+            // The bytes come back whole, a zero and a 255 included.
+            expect((await app.get(`/evidence/${name}`)).status).toBe(200);
+            expect(await repo(EvidenceRepository).getContent(name)).toEqual({ contentType: 'image/png', bytes });
+          },
+        },
+      ],
+      remove: [
+        {
+          tables: ['evidence_files'],
+          bumps: [],
+          async run(write) {
+            const record = { kind: 'eban' as const, id: unique('') };
+            const name = `${randomBytes(16).toString('hex')}.gif`;
+            await read((tx) => repo(EvidenceRepository).insert(tx, record, { name, contentType: 'image/gif', bytes: Buffer.from('GIF89a'), width: 1, height: 1 }, 'Walker', new Date()));
+            expect(await write((tx) => repo(EvidenceRepository).remove(tx, record, name))).toBe(true);
+            expect(await repo(EvidenceRepository).namesFor(record)).toEqual([]);
+            expect((await app.get(`/evidence/${name}`)).status).toBe(404);
           },
         },
       ],

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { chunks } from '../database/chunks';
+import { SqlReader } from '../database/sql-reader';
 import type { Transaction } from '../database/transaction';
 import { dateOf, type DbTime } from '../database/transformers';
 import type { BanTimeFrom } from './community-banlist-ban.entity';
@@ -17,6 +18,56 @@ export interface NewCommunityBan {
   bannedAtFrom: BanTimeFrom;
 }
 
+/** A community ban as the moderation API reads it. */
+export interface CommunityBanRecord {
+  banId: number;
+  uuid: string;
+  type: 'global' | 'local';
+  reason: string;
+  bannedBy: string | null;
+  bannedAt: Date;
+  active: boolean;
+  updatedAt: Date;
+}
+
+/** The moderation list's filter (docs/api.md, Moderation); `before` is the page's keyset bound, newest first. */
+export interface CommunityBanFilter {
+  types: ReadonlyArray<'global' | 'local'>;
+  active?: boolean;
+  bannedBy?: string;
+  uuid?: string;
+  from?: Date;
+  to?: Date;
+  before?: { at: Date; idBelow: number };
+}
+
+interface CommunityBanRow {
+  banId: number;
+  uuid: string;
+  type: 'global' | 'local';
+  reason: string;
+  bannedBy: string | null;
+  bannedAt: DbTime;
+  active: number | boolean;
+  updatedAt: DbTime;
+}
+
+const COMMUNITY_BAN =
+  'SELECT ban_id AS banId, player_uuid AS uuid, type, reason, banned_by AS bannedBy, banned_at AS bannedAt, active, updated_at AS updatedAt FROM community_banlist_bans';
+
+function toCommunityBan(row: CommunityBanRow): CommunityBanRecord {
+  return {
+    banId: Number(row.banId),
+    uuid: row.uuid,
+    type: row.type,
+    reason: row.reason,
+    bannedBy: row.bannedBy,
+    bannedAt: dateOf(row.bannedAt),
+    active: Boolean(Number(row.active)),
+    updatedAt: dateOf(row.updatedAt),
+  };
+}
+
 /** Ban ids per IN (…) list: within both drivers' placeholder limits. */
 const IDS_PER_QUERY = 500;
 
@@ -27,6 +78,55 @@ const INSERT_SQL =
 /** The community's own ban-list records (`community_banlist_bans`), and the mirror's times they may borrow. */
 @Injectable()
 export class CommunityBanlistBansRepository {
+  constructor(private readonly reader: SqlReader) {}
+
+  /** One record by its ban id (the moderation API). */
+  async getById(banId: number): Promise<CommunityBanRecord | null> {
+    const row = await this.reader.one<CommunityBanRow>(`${COMMUNITY_BAN} WHERE ban_id = ?`, [banId]);
+    return row ? toCommunityBan(row) : null;
+  }
+
+  /** A player's records, newest first. */
+  async listForPlayer(uuid: string): Promise<CommunityBanRecord[]> {
+    return (await this.reader.all<CommunityBanRow>(`${COMMUNITY_BAN} WHERE player_uuid = ? ORDER BY banned_at DESC, ban_id DESC`, [uuid])).map(toCommunityBan);
+  }
+
+  /** The moderation list's page, newest first (banned_at, then ban id): fixed fragments joined by AND, every value a parameter. */
+  async list(filter: CommunityBanFilter, limit: number): Promise<CommunityBanRecord[]> {
+    if (filter.types.length === 0) {
+      return [];
+    }
+    const where: string[] = [`type IN (${filter.types.map(() => '?').join(', ')})`];
+    const params: unknown[] = [...filter.types];
+    if (filter.active !== undefined) {
+      where.push('active = ?');
+      params.push(filter.active ? 1 : 0);
+    }
+    if (filter.bannedBy !== undefined) {
+      where.push('banned_by = ?');
+      params.push(filter.bannedBy);
+    }
+    if (filter.uuid !== undefined) {
+      where.push('player_uuid = ?');
+      params.push(filter.uuid);
+    }
+    if (filter.from !== undefined) {
+      where.push('banned_at >= ?');
+      params.push(this.reader.time(filter.from));
+    }
+    if (filter.to !== undefined) {
+      where.push('banned_at < ?');
+      params.push(this.reader.time(filter.to));
+    }
+    if (filter.before !== undefined) {
+      where.push('(banned_at < ? OR (banned_at = ? AND ban_id < ?))');
+      params.push(this.reader.time(filter.before.at), this.reader.time(filter.before.at), filter.before.idBelow);
+    }
+    params.push(limit);
+    const rows = await this.reader.all<CommunityBanRow>(`${COMMUNITY_BAN} WHERE ${where.join(' AND ')} ORDER BY banned_at DESC, ban_id DESC LIMIT ?`, params);
+    return rows.map(toCommunityBan);
+  }
+
   /** The mirror's time of each of these ban ids that it has. */
   async mirrorTimes(tx: Transaction, banIds: readonly number[]): Promise<Map<number, Date>> {
     const times = new Map<number, Date>();

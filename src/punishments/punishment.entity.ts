@@ -46,6 +46,14 @@ export class Punishment {
   @Column({ name: 'lifted_at', type: 'datetime', precision: 3, nullable: true, transformer: utcDate })
   liftedAt: Date | null;
 
+  /** Who lifted it from the moderation API (`apikey:<name>`, `club:<game id>`); null for the game server's lifts and imported rows. */
+  @Column({ name: 'lifted_by', type: 'varchar', length: 100, nullable: true })
+  liftedBy: string | null;
+
+  /** The reason an operator gave for the lift, if any. */
+  @Column({ name: 'lift_reason', type: 'text', nullable: true })
+  liftReason: string | null;
+
   @Column({ name: 'updated_at', type: 'datetime', precision: 3, transformer: utcDate })
   updatedAt: Date;
 }

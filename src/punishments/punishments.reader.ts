@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { countByKind, labelOf, type PunishmentLabel } from './punishment-kinds';
-import { PunishmentsRepository } from './punishments.repository';
+import { type PunishmentFilter, type PunishmentRecord, PunishmentsRepository } from './punishments.repository';
 
 export interface PlayerPunishments {
   counts: { jail: number; chatjail: number; eban: number; vban: number };
@@ -40,6 +40,21 @@ export class PunishmentsReader {
         liftedAt: record.liftedAt,
       })),
     };
+  }
+
+  /** One punishment by the service's id (the moderation API); null when there is none. */
+  byId(id: number): Promise<PunishmentRecord | null> {
+    return this.repository.getById(id);
+  }
+
+  /** A player's punishments as stored, every kind and state, newest first (the moderation API). */
+  recordsOf(uuid: string): Promise<PunishmentRecord[]> {
+    return this.repository.listForPlayer(uuid.toLowerCase());
+  }
+
+  /** The moderation list's page of punishments, newest first. */
+  list(filter: PunishmentFilter, limit: number): Promise<PunishmentRecord[]> {
+    return this.repository.list(filter, limit);
   }
 
   /** True when the player has any punishment (a player known only by one is still a known player). */

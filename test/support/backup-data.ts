@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createConnection } from 'mysql2/promise';
+import sharp from 'sharp';
+import { UnitOfWork } from '../../src/database/unit-of-work';
+import { EvidenceService } from '../../src/evidence/evidence.service';
 import { square } from './cities';
 import { recordEvent } from './events';
 import { newPlayer, registerClubUser, TestApp } from './test-app';
@@ -13,6 +16,17 @@ export interface Community {
   cityId: number;
   players: Array<{ uuid: string; mcid: string }>;
   clubUser: { uuid: string; mcid: string; usertoken: string; password: string };
+  /** An evidence picture (binary bytes in the database: a backup must carry them whole). */
+  evidenceName: string;
+}
+
+/** A picture stored as the operator routes store one (there is no public route that uploads). */
+async function storeEvidence(app: TestApp): Promise<string> {
+  const body = await sharp({ create: { width: 16, height: 9, channels: 4, background: { r: 0, g: 255, b: 0, alpha: 0.5 } } }).png().toBuffer();
+  const evidence = app.app.get(EvidenceService);
+  const picture = await evidence.prepare(body);
+  await app.app.get(UnitOfWork).transaction((tx) => evidence.store(tx, { kind: 'vban', id: '1' }, picture, 'Restorer'));
+  return picture.name;
 }
 
 export async function seedCommunity(app: TestApp, options: { cityName?: string; kana?: string; at?: [number, number] } = {}): Promise<Community> {
@@ -48,7 +62,8 @@ export async function seedCommunity(app: TestApp, options: { cityName?: string; 
     throw new Error(`logins failed: ${reported.status} ${reported.text}`);
   }
   await recordEvent(app, 'city.changed', { request: null, city: { id: created.body.cityId, note: 'ünïcødé ✓' } });
-  return { operatorKey, gameServerKey, cityId: created.body.cityId, players, clubUser };
+  const evidenceName = await storeEvidence(app);
+  return { operatorKey, gameServerKey, cityId: created.body.cityId, players, clubUser, evidenceName };
 }
 
 /** The community as the API shows it: what must read the same after a restore, on either database. */
@@ -59,6 +74,11 @@ export async function viewThroughApi(app: TestApp, community: Community): Promis
   const history = await app.get(`/cities/${community.cityId}/history`, operator);
   const users = await Promise.all(community.players.map(async (player) => (await app.get(`/users/${player.uuid}`, operator)).body));
   const events = await app.get('/events', { query: { after: 0, limit: 500 }, headers: { 'x-api-key': community.operatorKey } });
+  const evidence = await fetch(new URL(`/evidence/${community.evidenceName}`, app.baseUrl));
+  const evidenceBytes = Buffer.from(await evidence.arrayBuffer());
+  if (evidence.status !== 200) {
+    throw new Error(`the evidence picture is not served: ${evidence.status}`);
+  }
   const strip = (body: Record<string, unknown>): unknown => {
     // The build id differs between servers; everything else must not.
     return Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'version'));
@@ -69,6 +89,7 @@ export async function viewThroughApi(app: TestApp, community: Community): Promis
     history: [history.status, strip(history.body)],
     users: users.map(strip),
     events: [events.status, strip(events.body)],
+    evidence: [evidence.status, evidence.headers.get('content-type'), createHash('sha256').update(evidenceBytes).digest('hex'), evidenceBytes.length],
   };
 }
 

@@ -1,0 +1,155 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error';
+import { msg } from '../common/errors/messages';
+import { EvidenceReader } from '../evidence/evidence.reader';
+import type { EvidenceFile } from '../evidence/evidence.reader';
+import { CommunityBanlistBansRepository } from '../original-import/community-banlist-bans.repository';
+import { PlayersRepository } from '../players/players.repository';
+import { PunishmentsReader } from '../punishments/punishments.reader';
+import { type RecordDetail, type ModerationRecord, type RecordSummary, detailOf, fromCommunityBan, fromPunishment, summaryOf } from './moderation-record';
+import { RecordHistoryRepository, type HistoryEntryView } from './record-history.repository';
+import { boundFor, compareKeys, decodeCursor, encodeCursor, SOURCE_RANK } from './record-cursor';
+import { RECORD_KINDS, type RecordKind, type RecordRef } from '../evidence/record-ref';
+import { banTypeOf, isBanKind, numericIdOf, punishmentKindOf, type BanRecordKind, type PunishmentRecordKind } from './record-kinds';
+import { RecordNotesRepository } from './record-notes.repository';
+import { DEFAULT_RECORDS_LIMIT } from './moderation-limits';
+
+
+export interface RecordsQuery {
+  kinds?: readonly RecordKind[];
+  state?: 'active' | 'lifted' | 'all';
+  issuer?: string;
+  player?: string;
+  from?: Date;
+  to?: Date;
+  cursor?: string;
+  limit?: number;
+}
+
+export type EvidenceView = EvidenceFile & { url: string };
+
+export interface RecordPage {
+  record: RecordDetail;
+  note: string | null;
+  evidence: EvidenceView[];
+  history: HistoryEntryView[];
+}
+
+/** Where a picture is served (public: the bans site shows it too). */
+export function evidenceView(file: EvidenceFile): EvidenceView {
+  return { ...file, url: `/evidence/${file.name}` };
+}
+
+/**
+ * The moderation API's reads of records (docs/api.md, Moderation): one record of either source,
+ * the merged list, and a record's page. Each part is read from the feature that keeps it.
+ */
+@Injectable()
+export class ModerationRecordsService {
+  constructor(
+    private readonly punishments: PunishmentsReader,
+    private readonly communityBans: CommunityBanlistBansRepository,
+    private readonly players: PlayersRepository,
+    private readonly notes: RecordNotesRepository,
+    private readonly history: RecordHistoryRepository,
+    private readonly evidence: EvidenceReader,
+  ) {}
+
+  /** The record, or null for an id that names none of that kind (a non-numeric id included). */
+  async find(ref: RecordRef): Promise<ModerationRecord | null> {
+    const id = numericIdOf(ref.id);
+    if (id === null) {
+      return null;
+    }
+    if (isBanKind(ref.kind)) {
+      const ban = await this.communityBans.getById(id);
+      return ban && ban.type === banTypeOf(ref.kind) ? fromCommunityBan(ban) : null;
+    }
+    const punishment = await this.punishments.byId(id);
+    return punishment && punishment.kind === punishmentKindOf(ref.kind) ? fromPunishment(punishment) : null;
+  }
+
+  /** The record, or 404. */
+  async require(ref: RecordRef): Promise<ModerationRecord> {
+    const record = await this.find(ref);
+    if (!record) {
+      throw ApiError.notFound(msg('moderation.recordNotFound', { kind: ref.kind, id: ref.id }));
+    }
+    return record;
+  }
+
+  /** A record's page: the record, its note, its pictures (oldest first) and its history (oldest first). */
+  async page(ref: RecordRef): Promise<RecordPage> {
+    const record = await this.require(ref);
+    return this.pageOf(record);
+  }
+
+  async pageOf(record: ModerationRecord): Promise<RecordPage> {
+    const [[summary], note, files, history] = await Promise.all([
+      this.summaries([record]),
+      this.notes.getNote(record.ref),
+      this.evidence.filesFor(record.ref),
+      this.history.getOf(record.ref),
+    ]);
+    return { record: detailOf(summary, record), note, evidence: files.map(evidenceView), history };
+  }
+
+  /** The list, newest first, `limit` a page, continued by `nextCursor`. */
+  async list(query: RecordsQuery): Promise<{ items: RecordSummary[]; nextCursor: string | null }> {
+    const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    if (query.cursor !== undefined && !cursor) {
+      throw ApiError.invalidField('cursor', msg('moderation.badCursor', { field: 'cursor' }));
+    }
+    const limit = query.limit ?? DEFAULT_RECORDS_LIMIT;
+    const kinds = query.kinds && query.kinds.length > 0 ? query.kinds : RECORD_KINDS;
+    const active = query.state === 'active' ? true : query.state === 'lifted' ? false : undefined;
+    const common = { active, uuid: query.player, from: query.from, to: query.to };
+    // Each source gives at most limit + 1 after the cursor; merged, the first limit + 1 tell whether more follow.
+    const [punishments, bans] = await Promise.all([
+      this.punishments.list(
+        {
+          ...common,
+          kinds: kinds.filter((kind): kind is PunishmentRecordKind => !isBanKind(kind)).map(punishmentKindOf),
+          issuedBy: query.issuer,
+          before: cursor && boundFor(cursor, SOURCE_RANK.punishments),
+        },
+        limit + 1,
+      ),
+      this.communityBans.list(
+        {
+          ...common,
+          types: kinds.filter((kind): kind is BanRecordKind => isBanKind(kind)).map(banTypeOf),
+          bannedBy: query.issuer,
+          before: cursor && boundFor(cursor, SOURCE_RANK.communityBans),
+        },
+        limit + 1,
+      ),
+    ]);
+    const merged = [...punishments.map(fromPunishment), ...bans.map(fromCommunityBan)].sort((a, b) => compareKeys(a.key, b.key));
+    const shown = merged.slice(0, limit);
+    return { items: await this.summaries(shown), nextCursor: merged.length > limit ? encodeCursor(shown[shown.length - 1].key) : null };
+  }
+
+  /** Every record of a player, newest first. */
+  async ofPlayer(uuid: string): Promise<RecordSummary[]> {
+    const [punishments, bans] = await Promise.all([this.punishments.recordsOf(uuid), this.communityBans.listForPlayer(uuid)]);
+    const records = [...punishments.map(fromPunishment), ...bans.map(fromCommunityBan)].sort((a, b) => compareKeys(a.key, b.key));
+    return this.summaries(records);
+  }
+
+  /** Summaries with the players' current game ids, the pictures' count and the notes: a few reads per page, not per field. */
+  async summaries(records: readonly ModerationRecord[]): Promise<RecordSummary[]> {
+    const idsByKind = new Map<RecordKind, string[]>();
+    for (const record of records) {
+      idsByKind.set(record.ref.kind, [...(idsByKind.get(record.ref.kind) ?? []), record.ref.id]);
+    }
+    const [names, counts, noted] = await Promise.all([
+      this.players.getNames([...new Set(records.map((record) => record.uuid))]),
+      // One indexed read per record: a page holds at most 100.
+      Promise.all(records.map(async (record) => (await this.evidence.namesFor(record.ref)).length)),
+      Promise.all([...idsByKind].map(async ([kind, ids]) => [...(await this.notes.getIdsWithNotes(kind, ids))].map((id) => `${kind}:${id}`))),
+    ]);
+    const withNotes = new Set(noted.flat());
+    return records.map((record, index) => summaryOf(record, names.get(record.uuid)?.mcid, counts[index], withNotes.has(`${record.ref.kind}:${record.ref.id}`)));
+  }
+}
