@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
+import { UnitOfWork } from '../../src/database/unit-of-work';
+import { CommunityBanlistBansRepository } from '../../src/original-import/community-banlist-bans.repository';
 import { square } from '../support/cities';
 import { newPlayer, TestApp } from '../support/test-app';
 import { ARTIFACTS, TestBrowser } from './browser';
@@ -125,6 +127,7 @@ describe('console moderation tabs (browser)', () => {
   const kaede = { uuid: newPlayer().uuid, mcid: 'Kaede_Mori' };
   const kaito = { uuid: newPlayer().uuid, mcid: 'Kaito' };
   const chatid = '402938475610293847';
+  const GBAN_ID = 777001;
   let png: Buffer;
 
   async function post(path: string, key: string, body: unknown, method = 'POST'): Promise<void> {
@@ -151,7 +154,7 @@ describe('console moderation tabs (browser)', () => {
       ],
     });
     await post(`/game-server/chat-links/${kaede.uuid}`, gs, { chatid }, 'PUT');
-    await post('/chat-bot/accounts', bot, { id: 'acc-1', chatid, name: 'kaede.mori', reportedAt: '2026-11-20T00:00:00Z' });
+    await post('/chat-bot/accounts', bot, { accounts: [{ id: 'acc-1', chatid, name: 'kaede.mori', reportedAt: '2026-11-20T00:00:00Z' }] });
     await post('/game-server/sessions', gs, {
       server: 'survival-1',
       sessions: [{ id: 'survival-1:1', uuid: kaede.uuid, mcid: kaede.mcid, startedAt: '2026-11-24T20:30:00Z', endedAt: '2026-11-24T23:45:00Z' }],
@@ -171,6 +174,14 @@ describe('console moderation tabs (browser)', () => {
       ],
     });
     await post('/game-server/punishments/lifts', gs, { lifts: [{ kind: 'eban', id: 'e-1', liftedAt: '2026-11-12T09:00:00Z' }] });
+    // A global ban of the community's own: such records come only from import:original, so it is stored as the import stores it.
+    await app.app.get(UnitOfWork).transaction(async (tx) => {
+      await app.app.get(CommunityBanlistBansRepository).insert(
+        tx,
+        { origin: 'original', sourceId: 'gban-1', banId: GBAN_ID, uuid: kaede.uuid, type: 'global', reason: 'X-ray on the main server', bannedBy: 'Admin_1', bannedAt: new Date('2026-11-05T00:00:00Z'), bannedAtFrom: 'source' },
+        new Date(),
+      );
+    });
     // More than a page of old jails by the automatic moderator, for the filters and "Load more".
     await post('/game-server/punishments', gs, {
       punishments: Array.from({ length: 34 }, (_, index) => {
@@ -195,10 +206,24 @@ describe('console moderation tabs (browser)', () => {
     await app?.stop();
   });
 
+  /** Photographs the page, after checking that nothing sticks out sideways (naming what does). */
   async function shoot(page: Page, name: string): Promise<void> {
     const width = page.viewportSize()!.width;
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+    const wide = await page.evaluate((limit: number) => {
+      type Element = { getBoundingClientRect(): { right: number }; tagName: string; className: string; textContent: string | null };
+      const all = (document as unknown as { querySelectorAll(selector: string): Element[] }).querySelectorAll('body *');
+      return Array.from(all)
+        .filter((element) => element.getBoundingClientRect().right > limit + 0.5)
+        .map((element) => `${element.tagName}.${element.className}: ${(element.textContent ?? '').slice(0, 40)}`);
+    }, width);
+    expect({ name, wide }).toEqual({ name, wide: [] });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  }
+
+  /** The Bans list has been read again after a filter changed (Apply is enabled again once the answer is in). */
+  async function listLoaded(page: Page): Promise<void> {
+    await page.locator('form.filters button[type="submit"]:not([disabled])').waitFor();
   }
 
   async function signIn(page: Page, lang: 'ja' | 'en'): Promise<void> {
@@ -237,6 +262,7 @@ describe('console moderation tabs (browser)', () => {
       // A chat id finds Kaede alone.
       await page.getByLabel(words.search).fill(chatid);
       await page.getByRole('button', { name: words.searchButton, exact: true }).click();
+      await page.locator('form.search-form button[type="submit"]:not([disabled])').waitFor();
       await page.locator('.player-list li').filter({ hasText: chatid }).waitFor();
       expect(await page.locator('.player-list li').count()).toBe(1);
       await page.locator('.player-list li').filter({ hasText: kaede.mcid }).getByRole('button').click();
@@ -250,8 +276,16 @@ describe('console moderation tabs (browser)', () => {
       await playerPage.getByText('Momiji').first().waitFor();
       await playerPage.getByText('regular').first().waitFor();
       await playerPage.locator('.logins li').nth(1).waitFor();
-      expect(await playerPage.locator('.record-list li').count()).toBe(RUNS.length + 2);
+      expect(await playerPage.locator('.record-list li').count()).toBe(RUNS.length + 3);
       await shoot(page, `player-${suffix}`);
+
+      // The community's global ban, from the ban-list section: no lift here, and the page says why.
+      await playerPage.locator('.banlist').getByRole('button', { name: `#${GBAN_ID}` }).click();
+      await page.locator('.record-page').getByText(words.notHere).waitFor();
+      expect(await page.locator('.record-page').getByRole('button', { name: words.lift }).count()).toBe(0);
+      await shoot(page, `record-gban-${suffix}`);
+      await page.getByRole('button', { name: words.backToPlayer }).click();
+      await playerPage.getByRole('heading', { name: words.banlist }).waitFor();
 
       // The run's own game ban, opened from the player's page in the Bans tab.
       await playerPage.locator('.record-row').filter({ hasText: `(${suffix})` }).click();
@@ -313,7 +347,7 @@ describe('console moderation tabs (browser)', () => {
         await filters.locator(`input[value="${kind}"]`).uncheck();
       }
       await filters.getByRole('button', { name: words.apply }).click();
-      await page.getByRole('button', { name: words.more }).waitFor();
+      await listLoaded(page);
       expect((await rows(page)).every((line) => line.startsWith('Jail'))).toBe(true);
       expect(await page.locator('.record-list li').count()).toBe(30);
       await page.getByRole('button', { name: words.more }).click();
@@ -321,21 +355,25 @@ describe('console moderation tabs (browser)', () => {
       expect(await page.getByRole('button', { name: words.more }).count()).toBe(0);
       // Only lifted records, of every kind: the eban lifted in game and the game bans lifted here so far.
       await filters.getByRole('button', { name: words.clear }).click();
+      await listLoaded(page);
       await filters.getByRole('button', { name: words.stateLifted, exact: true }).click();
+      await listLoaded(page);
       await page.locator('.record-list li').filter({ hasText: 'Building in the protected area' }).waitFor();
       expect((await rows(page)).every((line) => line.includes(words.stateLifted))).toBe(true);
       // By issuer and by time: Notch's records of November, then none before October.
       await filters.getByRole('button', { name: words.stateAll, exact: true }).click();
+      await listLoaded(page);
       await filters.getByLabel(words.issuer).fill('Notch');
       await filters.getByLabel(words.from).fill('2026-11-01');
       await filters.getByLabel(words.to).fill('2026-11-30');
       await filters.getByRole('button', { name: words.apply }).click();
-      await page.locator('.record-list li').filter({ hasText: 'Building in the protected area' }).waitFor();
+      await listLoaded(page);
       expect(await page.locator('.record-list li').count()).toBe(RUNS.length + 1);
       await shoot(page, `bans-filtered-${suffix}`);
       await filters.getByLabel(words.from).fill('2026-01-01');
       await filters.getByLabel(words.to).fill('2026-09-30');
       await filters.getByRole('button', { name: words.apply }).click();
+      await listLoaded(page);
       await page.getByText(words.noMatch).waitFor();
 
       await page.evaluate(() => localStorage.clear());
