@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { CommunityBanlistBansRepository } from '../../src/original-import/community-banlist-bans.repository';
 import { square } from '../support/cities';
-import { newPlayer, TestApp } from '../support/test-app';
+import { ClubUser, newPlayer, registerClubUser, TestApp } from '../support/test-app';
 import { ARTIFACTS, TestBrowser } from './browser';
 
 declare const document: { documentElement: { scrollWidth: number } };
@@ -129,6 +129,8 @@ describe('console moderation tabs (browser)', () => {
   const chatid = '402938475610293847';
   const GBAN_ID = 777001;
   let png: Buffer;
+  let admin: ClubUser;
+  const PASSWORD = 'moderation-password-1';
 
   async function post(path: string, key: string, body: unknown, method = 'POST'): Promise<void> {
     const result = await app.request(method, path, { body, headers: { 'x-api-key': key } });
@@ -143,6 +145,7 @@ describe('console moderation tabs (browser)', () => {
     const gs = await app.createApiKey(['game-server']);
     const bot = await app.createApiKey(['chat-bot']);
     operatorKey = await app.createApiKey(['operator'], 'ops-alice');
+    admin = await registerClubUser(app, gs, { admin: true, password: PASSWORD });
 
     // Kaede: logins under two names, a chat link with its account, play time, a group and a city.
     await post('/game-server/logins', gs, {
@@ -380,5 +383,39 @@ describe('console moderation tabs (browser)', () => {
       await page.close();
       expect(browser.problems).toEqual([]);
     }, 180_000);
+  }
+
+  it('gives a club admin the Players and Bans tabs (not the ban-list sync), and shows a refused picture with message_ja', async () => {
+    browser.problems.length = 0;
+    const page = await browser.page(390, 844);
+    await page.context().clearCookies();
+    await page.goto(`${app.baseUrl}/console?lang=ja`);
+    await page.getByRole('button', { name: 'クラブ管理者' }).click();
+    await page.getByLabel('ゲームIDまたはUUID').fill(admin.mcid);
+    await page.getByLabel('パスワード').fill(PASSWORD);
+    await page.getByRole('button', { name: 'サインイン' }).click();
+    await page.getByRole('heading', { name: WORDS.ja.queue }).waitFor();
+    expect(await page.getByRole('navigation').getByRole('button').allTextContents()).toEqual(['申請', '自治体', 'プレイヤー', 'BAN・処罰']);
+
+    await tab(page, WORDS.ja.bans).click();
+    await page.locator('.record-list .record-row').filter({ hasText: 'Spam in chat' }).click();
+    const record = page.locator('.record-page');
+    await record.getByText('Spam in chat').first().waitFor();
+    // A text file is no picture: the service's 415, in Japanese, and nothing is stored.
+    const text = Buffer.from('not a picture');
+    const refusedByApi = await fetch(`${app.baseUrl}/moderation/records/chatban/${await chatbanId()}/evidence`, { method: 'POST', headers: { 'x-api-key': operatorKey, 'content-type': 'text/plain' }, body: text });
+    const expected = ((await refusedByApi.json()) as { message_ja: string }).message_ja;
+    await record.getByLabel(new RegExp(WORDS.ja.attach)).setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: text });
+    await record.getByRole('alert').filter({ hasText: expected }).waitFor();
+    expect(await record.locator('.evidence img').count()).toBe(0);
+    await shoot(page, 'record-refused-ja-390');
+    // The refused upload is the one failed request of this page (the browser logs its 4xx).
+    expect(browser.problems.filter((problem) => !problem.includes('status of 415'))).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  async function chatbanId(): Promise<string> {
+    const list = await app.get<{ data: { items: Array<{ id: string; reason: string }> } }>('/moderation/records', { query: { kind: 'chatban' }, headers: { 'x-api-key': operatorKey } });
+    return list.body.data.items.find((item) => item.reason === 'Spam in chat')!.id;
   }
 });
