@@ -4,6 +4,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
 import { BanlistSyncModule } from './banlist-sync/banlist-sync.module';
+import { BansSiteModule } from './bans-site/bans-site.module';
 import { CaptchaModule } from './captcha/captcha.module';
 import { ChatAccountsModule } from './chat-accounts/chat-accounts.module';
 import { CitiesModule } from './cities/cities.module';
@@ -79,6 +80,7 @@ export class AppModule {
         PlayerGroupsModule,
         ChatAccountsModule,
         EvidenceModule,
+        BansSiteModule,
       ],
       providers: [
         { provide: RouteTable, useValue: routes },

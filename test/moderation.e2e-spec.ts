@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { BanlistRepository } from '../src/banlist-sync/banlist.repository';
 import { UnitOfWork } from '../src/database/unit-of-work';
-import { CommunityBanlistBansRepository } from '../src/original-import/community-banlist-bans.repository';
+import { CommunityBanlistBansRepository } from '../src/community-bans/community-banlist-bans.repository';
 import { cityFieldsFactory } from './support/cities';
 import { ClubUser, expectError, HttpResult, newPlayer, registerClubUser, TestApp } from './support/test-app';
 
@@ -65,7 +65,7 @@ describe('moderation (e2e)', () => {
         .get(CommunityBanlistBansRepository)
         .insert(tx, { origin: 'original', sourceId: unique('ban-'), banId, uuid, type, reason: `community ${type}`, bannedBy: 'Admin_1', bannedAt: new Date(bannedAt), bannedAtFrom: 'source' }, new Date());
       if (!active) {
-        await tx.run('UPDATE community_banlist_bans SET active = ? WHERE ban_id = ?', [0, banId]);
+        await app.app.get(CommunityBanlistBansRepository).update(tx, banId, { active: false }, new Date());
       }
     });
     return String(banId);

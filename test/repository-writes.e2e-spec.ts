@@ -20,7 +20,7 @@ import { EventsRepository } from '../src/events/events.repository';
 import { EvidenceRepository } from '../src/evidence/evidence.repository';
 import { WebhookDeliveriesRepository } from '../src/events/webhook-deliveries.repository';
 import { WebhooksRepository } from '../src/events/webhooks.repository';
-import { CommunityBanlistBansRepository } from '../src/original-import/community-banlist-bans.repository';
+import { CommunityBanlistBansRepository } from '../src/community-bans/community-banlist-bans.repository';
 import { OriginalImportRepository } from '../src/original-import/original-import.repository';
 import { MiniGamesRepository } from '../src/mini-games/mini-games.repository';
 import { RecordHistoryRepository } from '../src/moderation/record-history.repository';
@@ -296,16 +296,16 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     WebhookDeliveriesRepository: ['head', 'delivery', 'lastAttemptNumber', 'attempts'],
     WebhooksRepository: ['webhooks', 'webhook', 'webhookIn', 'webhooksWithWork', 'heldLeases'],
     OriginalImportRepository: ['getLink', 'nextId', 'getAccount', 'getAchievement', 'getUnlockTime', 'hasLoginSince'],
-    // holders reads (and on MySQL locks) the rows of some ban ids; it changes nothing.
-    CommunityBanlistBansRepository: ['mirrorTimes', 'holders', 'getById', 'listForPlayer', 'list'],
-    EvidenceRepository: ['listFor', 'namesFor', 'getContent'],
+    // holders and getHeldIn read (and on MySQL lock) rows; they change nothing.
+    CommunityBanlistBansRepository: ['mirrorTimes', 'holders', 'list', 'count', 'listForPlayer', 'getByBanId', 'hasAnyForPlayer', 'getHeldIn'],
+    EvidenceRepository: ['listFor', 'namesFor', 'getContent', 'countsFor'],
     PlayersRepository: ['getByUuid', 'getByMcid', 'getByChatid', 'getMcidsByPrefix', 'getLoggedIn', 'getNames', 'getInTransaction', 'getWithoutLoginIn', 'getChatHolder', 'getOwnerNames', 'searchByMcidPrefix'],
     UserKeysRepository: ['getByHash'],
     // getLinksForUpdate reads (and on MySQL locks) the row; it changes nothing.
     ChatAccountsRepository: ['getLinksForUpdate', 'getAccount', 'getLatestSecondAccount', 'getLinks'],
     AchievementsRepository: ['getDefinedIds', 'getUnlocked', 'count'],
     LoginsRepository: ['getFirstLoginSince', 'getRecentOf', 'getLatestOfRecentPlayers'],
-    PunishmentsRepository: ['listForPlayer', 'hasAnyForPlayer', 'getBySourceIn', 'getByIdIn', 'getById', 'list'],
+    PunishmentsRepository: ['listForPlayer', 'hasAnyForPlayer', 'getBySourceIn', 'getByIdIn', 'listOfKind', 'countOfKind', 'getNamed', 'listNamedForPlayer', 'getById', 'list'],
     // getNoteIn reads (and on MySQL locks) the row; it changes nothing.
     RecordNotesRepository: ['getNote', 'getIdsWithNotes', 'getNoteIn'],
     RecordHistoryRepository: ['getOf'],
@@ -1751,8 +1751,28 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
                 new Date(),
               ),
             );
-            // The records are read only inside the import's transaction (the bans site comes later).
             expect(await read((tx) => communityBans().holders(tx, [banId]))).toEqual(new Map([[banId, { origin: 'original', sourceId }]]));
+            // The bans site reads it at once (not cached).
+            expect((await app.get(`/v2/bans/details/gban/${banId}`)).body).toMatchObject({ status: true, detail: { banid: banId, status: true } });
+          },
+        },
+      ],
+      update: [
+        {
+          tables: ['community_banlist_bans'],
+          bumps: [],
+          async run(write) {
+            const banId = 900_000_000 + (sequence += 1);
+            await read((tx) =>
+              communityBans().insert(
+                tx,
+                { origin: 'banlist-sync', sourceId: String(banId), banId, uuid: newPlayer().uuid, type: 'local', reason: 'r', bannedBy: null, bannedAt: new Date(), bannedAtFrom: 'mirror' },
+                new Date(),
+              ),
+            );
+            await write((tx) => communityBans().update(tx, banId, { active: false, reason: 'changed' }, new Date()));
+            expect(await communityBans().getByBanId(banId)).toMatchObject({ banId, active: false, reason: 'changed', origin: 'banlist-sync' });
+            expect((await app.get(`/v2/bans/details/lban/${banId}`)).body).toMatchObject({ status: true, detail: { banid: banId, status: false, reason: 'changed' } });
           },
         },
       ],

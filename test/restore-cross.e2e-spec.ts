@@ -131,7 +131,8 @@ onSqliteRun('restore of an old VACUUM INTO copy (e2e, SQLite)', () => {
     try {
       const app = await TestApp.start({}, { database: source });
       const community = await seedCommunity(app);
-      const view = await viewThroughApi(app, community);
+      // The copy is older than evidence pictures: they are left out of the comparison.
+      const view = await viewThroughApi(app, community, { evidence: false });
       // An old copy: no revocation list, no console sessions, nothing of any later migration. Every
       // migration from ApiKeyRevocations1764100000000 on is undone (their own down()), so a new
       // migration never has to be unpicked here by hand; the restore's migrations bring them back.
@@ -148,7 +149,7 @@ onSqliteRun('restore of an old VACUUM INTO copy (e2e, SQLite)', () => {
       expect(restored.code).toBe(0);
       const again = await TestApp.start({}, { database: target });
       try {
-        expect(await viewThroughApi(again, community)).toEqual(view);
+        expect(await viewThroughApi(again, community, { evidence: false })).toEqual(view);
       } finally {
         await again.stop({ keepDatabase: true });
       }

@@ -1431,6 +1431,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/bans/recent/mcbans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The community's own global and local ban-list bans: the 15 newest in force, or as the parameters ask */
+        get: operations["BansController_banList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/bans/recent/vban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Game bans: the 15 newest in force, or as the parameters ask */
+        get: operations["BansController_vbans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/bans/recent/eban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Area confinements: the 15 newest in force, or as the parameters ask */
+        get: operations["BansController_ebans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/bans/recent/chatban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mutes: the 15 newest in force, or as the parameters ask */
+        get: operations["BansController_chatbans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/bans/recent/{player}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every record of one player, all five kinds, every state */
+        get: operations["BansController_player"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/bans/details/{kind}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One record's details and the names of its evidence pictures */
+        get: operations["BansController_details"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console-session": {
         parameters: {
             query?: never;
@@ -3530,6 +3632,151 @@ export interface components {
              * @example https://example.com/
              */
             homeUrl?: string | null;
+        };
+        BansNotFoundDoc: {
+            /** @example false */
+            status: boolean;
+            /** @example 404 */
+            code: number;
+            /** @example 3f2a9c1b7d0e */
+            version: string;
+            /** @example User not found. */
+            message: string;
+            /** @example プレイヤーが見つかりません。 */
+            message_ja: string;
+        };
+        BanListCountsDoc: {
+            /** @example 3 */
+            gban: number;
+            /** @example 1 */
+            lban: number;
+        };
+        BanListItemDoc: {
+            /**
+             * @description The ban-list service’s ban id.
+             * @example 12345
+             */
+            banid: number;
+            /**
+             * @description The player's current game id here, else the ban-list service's name of the player.
+             * @example Notch
+             */
+            mcid: string | null;
+            /** @example 069a79f4-44e9-4726-a5be-fca90e38aaf5 */
+            uuid: string;
+            /** @example griefing */
+            reason: string;
+            /** @description true while the ban-list service lists the ban. */
+            status: boolean;
+            /**
+             * @description ISO 8601 with the community's time zone offset.
+             * @example 2022-01-02T03:04:05+09:00
+             */
+            banned_at: string;
+        };
+        BanListItemsDoc: {
+            gban: components["schemas"]["BanListItemDoc"][];
+            lban: components["schemas"]["BanListItemDoc"][];
+        };
+        BanListAnswerDoc: {
+            /** @description How many records the same parameters select, without the limit. */
+            count: components["schemas"]["BanListCountsDoc"];
+            items: components["schemas"]["BanListItemsDoc"];
+        };
+        BanPunishmentItemDoc: {
+            /**
+             * @description The service's own punishment id.
+             * @example 42
+             */
+            id: number;
+            /**
+             * @description The player's current game id here, else the name at the time.
+             * @example Notch
+             */
+            mcid: string;
+            /** @example 069a79f4-44e9-4726-a5be-fca90e38aaf5 */
+            uuid: string;
+            /** @example spam */
+            reason: string;
+            /** @description true while in force. */
+            status: boolean;
+            /**
+             * @description ISO 8601 with the community's time zone offset.
+             * @example 2022-01-02T03:04:05+09:00
+             */
+            banned_at: string;
+        };
+        PunishmentListAnswerDoc: {
+            /**
+             * @description How many records the same parameters select, without the limit.
+             * @example 20
+             */
+            count: number;
+            items: components["schemas"]["BanPunishmentItemDoc"][];
+        };
+        PlayerBansDoc: {
+            gban: components["schemas"]["BanListItemDoc"][];
+            lban: components["schemas"]["BanListItemDoc"][];
+            vban: components["schemas"]["BanPunishmentItemDoc"][];
+            eban: components["schemas"]["BanPunishmentItemDoc"][];
+            chatban: components["schemas"]["BanPunishmentItemDoc"][];
+        };
+        PlayerBansAnswerDoc: {
+            /** @description Every record of the player, every state, newest first; all five arrays always present. */
+            data: components["schemas"]["PlayerBansDoc"];
+        };
+        BanDetailDoc: {
+            /**
+             * @description gban, lban: the ban id.
+             * @example 12345
+             */
+            banid?: number;
+            /**
+             * @description vban, eban, chatban: the punishment id.
+             * @example 42
+             */
+            id?: number;
+            /**
+             * @description The player's current game id (gban, lban: null when the player was never seen).
+             * @example Notch
+             */
+            player: string | null;
+            /** @example 069a79f4-44e9-4726-a5be-fca90e38aaf5 */
+            uuid: string;
+            /** @example griefing */
+            reason: string;
+            /** @description true while in force. */
+            status: boolean;
+            /**
+             * @description Who issued it (gban, lban: null when unknown).
+             * @example Moderator
+             */
+            banned_by: string | null;
+            /**
+             * @description gban, lban: when it was issued.
+             * @example 2022-01-02T03:04:05+09:00
+             */
+            banned_at?: string;
+            /**
+             * @description vban, eban, chatban: when it was issued.
+             * @example 2022-01-02T03:04:05+09:00
+             */
+            created_at?: string;
+            /**
+             * @description The record's last change.
+             * @example 2022-01-02T03:04:05+09:00
+             */
+            updated_at: string;
+        };
+        BanDetailAnswerDoc: {
+            detail: components["schemas"]["BanDetailDoc"];
+            /**
+             * @description Names of the evidence pictures, oldest first (fetch each from /evidence/{name}); null when there are none.
+             * @example [
+             *       "3f2a9c1b7d0e4a5b8c6d9e0f1a2b3c4d.png"
+             *     ]
+             */
+            proofs: string[] | null;
         };
         ConsoleSessionDoc: {
             /**
@@ -7788,6 +8035,216 @@ export interface operations {
                     "image/jpeg": components["schemas"]["ErrorResponseDoc"];
                     "image/webp": components["schemas"]["ErrorResponseDoc"];
                     "image/gif": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    BansController_banList: {
+        parameters: {
+            query?: {
+                /** @description true: every record, not only the 15 newest. */
+                all_items?: string;
+                /** @description false: lifted records too (`status: false`). Default: records in force only. */
+                active_only?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts and items per kind, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["BanListAnswerDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token (X-reCAPTCHA-Token) that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    BansController_vbans: {
+        parameters: {
+            query?: {
+                /** @description true: every record, not only the 15 newest. */
+                all_items?: string;
+                /** @description false: lifted records too (`status: false`). Default: records in force only. */
+                active_only?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count and the items, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["PunishmentListAnswerDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token (X-reCAPTCHA-Token) that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    BansController_ebans: {
+        parameters: {
+            query?: {
+                /** @description true: every record, not only the 15 newest. */
+                all_items?: string;
+                /** @description false: lifted records too (`status: false`). Default: records in force only. */
+                active_only?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count and the items, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["PunishmentListAnswerDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token (X-reCAPTCHA-Token) that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    BansController_chatbans: {
+        parameters: {
+            query?: {
+                /** @description true: every record, not only the 15 newest. */
+                all_items?: string;
+                /** @description false: lifted records too (`status: false`). Default: records in force only. */
+                active_only?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count and the items, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["PunishmentListAnswerDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token (X-reCAPTCHA-Token) that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    BansController_player: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (any case), uuid with or without hyphens, or chat id. */
+                player: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description An unknown player: HTTP 200 `{status: false, code: 404, version, message, message_ja}`.
+             *
+             *     `data` with the five arrays, newest first.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["PlayerBansAnswerDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token (X-reCAPTCHA-Token) that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    BansController_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ban id (gban, lban) or the punishment id. */
+                id: string;
+                /** @description gban, lban, vban, eban or chatban. */
+                kind: "gban" | "lban" | "vban" | "eban" | "chatban";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description An unknown kind or record, or an id that is no record id: HTTP 200 `{status: false, code: 404, version, message, message_ja}`.
+             *
+             *     The record (its fields depend on the kind) and `proofs`.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["BanDetailAnswerDoc"];
+                };
+            };
+            /** @description Over the per-address read limit, without a CAPTCHA token (X-reCAPTCHA-Token) that verifies. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
                 };
             };
         };

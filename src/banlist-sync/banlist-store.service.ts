@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CommunityBansSync } from '../community-bans/community-bans-sync';
 import { UnitOfWork } from '../database/unit-of-work';
 import { BanlistRepository } from './banlist.repository';
 import type { UpstreamPlayer } from './upstream-player';
@@ -9,6 +10,7 @@ export class BanlistStore {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly banlist: BanlistRepository,
+    private readonly communityBans: CommunityBansSync,
   ) {}
 
   /** Every player that exists for `/users` (has a login record): the players a run refreshes. */
@@ -18,9 +20,15 @@ export class BanlistStore {
 
   /**
    * Replaces a player's data with a successful fetch (`null`: the upstream has no record, so a
-   * clean one) in one transaction. Returns how many of the player's bans were lifted and removed.
+   * clean one) in one transaction, and the community's own records of the player follow it in the
+   * same transaction (docs/bans-site.md). Returns how many of the player's bans were lifted and
+   * removed from the mirror.
    */
   replace(uuid: string, upstream: UpstreamPlayer | null, syncedAt: Date): Promise<number> {
-    return this.unitOfWork.transaction((tx) => this.banlist.replacePlayer(tx, uuid, upstream, syncedAt));
+    return this.unitOfWork.transaction(async (tx) => {
+      const removed = await this.banlist.replacePlayer(tx, uuid, upstream, syncedAt);
+      await this.communityBans.followIn(tx, uuid, upstream?.bans ?? [], syncedAt);
+      return removed;
+    });
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { TelemetryModule } from '../common/telemetry/telemetry.module';
+import { CommunityBansModule } from '../community-bans/community-bans.module';
 import { EventsModule } from '../events/events.module';
 import { BanlistBan } from './banlist-ban.entity';
 import { BanlistClient } from './banlist-client';
@@ -23,7 +24,7 @@ import { SyncLeaseService } from './sync-lease.service';
  * scheduled job exists only where ScheduleModule is loaded and BANLIST_SOURCE_URL is set.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([BanlistPlayer, BanlistBan, BanlistSyncRun, SyncLease]), EventsModule, TelemetryModule],
+  imports: [TypeOrmModule.forFeature([BanlistPlayer, BanlistBan, BanlistSyncRun, SyncLease]), EventsModule, TelemetryModule, CommunityBansModule],
   controllers: [BanlistController],
   providers: [BanlistRepository, SyncRunsRepository, SyncLeasesRepository, BanlistClient, BanlistStore, SyncLeaseService, BanlistSyncService, BanlistSyncStatusService, BanlistLookupService, banlistSyncJobProvider],
   exports: [BanlistSyncService, BanlistSyncStatusService, BanlistLookupService],

@@ -53,6 +53,8 @@ describe(loadConfig.name, () => {
     ['RECAPTCHA_MIN_SCORE', '2'],
     ['DATA_CUTOFF', 'yesterday'],
     ['BANLIST_SOURCE_URL', 'not a url'],
+    ['COMMUNITY_BANLIST_SERVER', 'https://play.example.net/'],
+    ['COMMUNITY_BANLIST_SERVER', 'two words'],
     ['LOG_LEVEL', 'loud'],
     ['RATE_LIMIT_ENABLED', 'maybe'],
     ['BANLIST_MAX_TIMEOUTS_IN_A_ROW', '0'],

@@ -159,6 +159,16 @@ export class AppConfig {
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   BANLIST_SOURCE_URL?: string;
 
+  /**
+   * The server address (as the ban-list service reports a ban's server, any case) of the
+   * community's own server: the sync keeps the bans issued there as the community's own records
+   * (docs/bans-site.md). Unset: no new records come from the sync.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?(?::\d{1,5})?$/, { message: 'COMMUNITY_BANLIST_SERVER must be a server address such as play.example.net or play.example.net:25565' })
+  COMMUNITY_BANLIST_SERVER?: string;
+
   /** The community's time zone (IANA name): the players site's wall-clock times, days and "how long ago". */
   @IsString()
   @Matches(/^[A-Za-z0-9_+\-/]+$/, { message: 'COMMUNITY_TIME_ZONE must be an IANA time zone name such as Asia/Tokyo' })
@@ -490,7 +500,7 @@ export function parseEras(text: string): Era[] {
 
 /** Every variable the configuration reads (those with a default, then the optional ones). */
 export function configVariables(): string[] {
-  return [...Object.keys(new AppConfig()), 'APP_VERSION', 'RECAPTCHA_SECRET', 'RECAPTCHA_SITE_KEY', 'BANLIST_SOURCE_URL', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'RECAPTCHA_HOSTNAMES', 'RECAPTCHA_ACTIONS', 'METRICS_TOKEN'];
+  return [...Object.keys(new AppConfig()), 'APP_VERSION', 'RECAPTCHA_SECRET', 'RECAPTCHA_SITE_KEY', 'BANLIST_SOURCE_URL', 'COMMUNITY_BANLIST_SERVER', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'RECAPTCHA_HOSTNAMES', 'RECAPTCHA_ACTIONS', 'METRICS_TOKEN'];
 }
 
 /** Reads and validates the environment; throws ConfigError naming every bad variable. */

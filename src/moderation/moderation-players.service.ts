@@ -6,7 +6,7 @@ import type { CityState } from '../cities/city.entity';
 import { ApiError } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
 import { CHATID_PATTERN, MCID_PATTERN, normaliseUuid } from '../common/identifiers';
-import { CommunityBanlistBansRepository } from '../original-import/community-banlist-bans.repository';
+import { CommunityBansReader } from '../community-bans/community-bans.reader';
 import { PlayTimeReader } from '../play-time/play-time.reader';
 import { PlayerGroupsReader } from '../player-groups/player-groups.reader';
 import { type PlayerRecord, PlayersRepository } from '../players/players.repository';
@@ -60,7 +60,7 @@ export class ModerationPlayersService {
     private readonly groups: PlayerGroupsReader,
     private readonly chatAccounts: ChatAccountsReader,
     private readonly banlist: BanlistLookupService,
-    private readonly communityBans: CommunityBanlistBansRepository,
+    private readonly communityBans: CommunityBansReader,
     private readonly cities: CitiesQueryService,
     private readonly records: ModerationRecordsService,
   ) {}
@@ -126,7 +126,7 @@ export class ModerationPlayersService {
    * community's own records the mirror no longer lists, with their state; newest first.
    */
   private async banlistOf(uuid: string): Promise<BanlistEntry[]> {
-    const [mirrored, own] = await Promise.all([this.banlist.bansOf(uuid), this.communityBans.listForPlayer(uuid)]);
+    const [mirrored, own] = await Promise.all([this.banlist.bansOf(uuid), this.communityBans.forPlayer(uuid)]);
     const listed = new Set(mirrored.map((ban) => ban.banId));
     const entries: BanlistEntry[] = [
       ...mirrored.map((ban) => ({ banId: ban.banId, kind: recordKindOfBan(ban.type), reason: ban.reason, server: ban.server, bannedAt: ban.bannedAt, active: true })),

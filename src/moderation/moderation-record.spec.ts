@@ -38,8 +38,8 @@ describe('moderation record', () => {
   });
 
   it('shows a community ban as gban or lban, with no lift time', () => {
-    const record = fromCommunityBan({ banId: 90001, uuid: punishment.uuid, type: 'local', reason: 'x', bannedBy: null, bannedAt: issuedAt, active: false, updatedAt: issuedAt });
+    const record = fromCommunityBan({ banId: 90001, uuid: punishment.uuid, type: 'local', mcid: 'Upstream', reason: 'x', bannedBy: null, bannedAt: issuedAt, active: false, origin: 'original', updatedAt: issuedAt });
     expect(record.ref).toEqual({ kind: 'lban', id: '90001' });
-    expect(summaryOf(record, null, 0, false)).toMatchObject({ player: { uuid: punishment.uuid, mcid: null }, issuedBy: null, active: false, liftedAt: null });
+    expect(summaryOf(record, null, 0, false)).toMatchObject({ player: { uuid: punishment.uuid, mcid: 'Upstream' }, issuedBy: null, active: false, liftedAt: null });
   });
 });

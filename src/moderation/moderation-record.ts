@@ -1,4 +1,4 @@
-import type { CommunityBanRecord } from '../original-import/community-banlist-bans.repository';
+import type { CommunityBanRecord } from '../community-bans/community-bans.reader';
 import type { PunishmentRecord } from '../punishments/punishments.repository';
 import { SOURCE_RANK, type RecordKey } from './record-cursor';
 import type { RecordRef } from '../evidence/record-ref';
@@ -8,7 +8,7 @@ import { recordKindOfBan, recordKindOfPunishment } from './record-kinds';
 export interface ModerationRecord {
   ref: RecordRef;
   uuid: string;
-  /** The game id the record names (a punishment's, when issued); null where the source has none. */
+  /** The game id the record names: a punishment's when issued; a ban-list record's as its reader names the player (null when unknown). */
   mcid: string | null;
   reason: string;
   issuedBy: string | null;
@@ -64,7 +64,7 @@ export function fromCommunityBan(record: CommunityBanRecord): ModerationRecord {
   return {
     ref: { kind: recordKindOfBan(record.type), id: String(record.banId) },
     uuid: record.uuid,
-    mcid: null,
+    mcid: record.mcid,
     reason: record.reason,
     issuedBy: record.bannedBy,
     issuedAt: record.bannedAt,

@@ -3,12 +3,12 @@ import { ApiError } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
 import { EvidenceReader } from '../evidence/evidence.reader';
 import type { EvidenceFile } from '../evidence/evidence.reader';
-import { CommunityBanlistBansRepository } from '../original-import/community-banlist-bans.repository';
+import { CommunityBansReader } from '../community-bans/community-bans.reader';
 import { PlayersRepository } from '../players/players.repository';
 import { PunishmentsReader } from '../punishments/punishments.reader';
 import { type RecordDetail, type ModerationRecord, type RecordSummary, detailOf, fromCommunityBan, fromPunishment, summaryOf } from './moderation-record';
 import { RecordHistoryRepository, type HistoryEntryView } from './record-history.repository';
-import { boundFor, compareKeys, decodeCursor, encodeCursor, SOURCE_RANK } from './record-cursor';
+import { boundFor, compareKeys, decodeCursor, encodeCursor, SOURCE_RANK, type SourceBound } from './record-cursor';
 import { RECORD_KINDS, type RecordKind, type RecordRef } from '../evidence/record-ref';
 import { banTypeOf, isBanKind, numericIdOf, punishmentKindOf, type BanRecordKind, type PunishmentRecordKind } from './record-kinds';
 import { RecordNotesRepository } from './record-notes.repository';
@@ -35,6 +35,11 @@ export interface RecordPage {
   history: HistoryEntryView[];
 }
 
+/** The community bans' form of a source bound: the same keyset (older, or as old with a smaller ban id). */
+function bannedAfter(bound: SourceBound): { bannedAt: Date; banId: number } {
+  return { bannedAt: bound.at, banId: bound.idBelow };
+}
+
 /** Where a picture is served (public: the bans site shows it too). */
 export function evidenceView(file: EvidenceFile): EvidenceView {
   return { ...file, url: `/evidence/${file.name}` };
@@ -48,7 +53,7 @@ export function evidenceView(file: EvidenceFile): EvidenceView {
 export class ModerationRecordsService {
   constructor(
     private readonly punishments: PunishmentsReader,
-    private readonly communityBans: CommunityBanlistBansRepository,
+    private readonly communityBans: CommunityBansReader,
     private readonly players: PlayersRepository,
     private readonly notes: RecordNotesRepository,
     private readonly history: RecordHistoryRepository,
@@ -62,7 +67,7 @@ export class ModerationRecordsService {
       return null;
     }
     if (isBanKind(ref.kind)) {
-      const ban = await this.communityBans.getById(id);
+      const ban = await this.communityBans.byBanId(id);
       return ban && ban.type === banTypeOf(ref.kind) ? fromCommunityBan(ban) : null;
     }
     const punishment = await this.punishments.byId(id);
@@ -103,27 +108,33 @@ export class ModerationRecordsService {
     const limit = query.limit ?? DEFAULT_RECORDS_LIMIT;
     const kinds = query.kinds && query.kinds.length > 0 ? query.kinds : RECORD_KINDS;
     const active = query.state === 'active' ? true : query.state === 'lifted' ? false : undefined;
-    const common = { active, uuid: query.player, from: query.from, to: query.to };
+    const common = { active, from: query.from, to: query.to };
+    const banTypes = kinds.filter((kind): kind is BanRecordKind => isBanKind(kind)).map(banTypeOf);
     // Each source gives at most limit + 1 after the cursor; merged, the first limit + 1 tell whether more follow.
     const [punishments, bans] = await Promise.all([
       this.punishments.list(
         {
           ...common,
           kinds: kinds.filter((kind): kind is PunishmentRecordKind => !isBanKind(kind)).map(punishmentKindOf),
+          uuid: query.player,
           issuedBy: query.issuer,
           before: cursor && boundFor(cursor, SOURCE_RANK.punishments),
         },
         limit + 1,
       ),
-      this.communityBans.list(
-        {
-          ...common,
-          types: kinds.filter((kind): kind is BanRecordKind => isBanKind(kind)).map(banTypeOf),
-          bannedBy: query.issuer,
-          before: cursor && boundFor(cursor, SOURCE_RANK.communityBans),
-        },
-        limit + 1,
-      ),
+      banTypes.length === 0
+        ? []
+        : this.communityBans.list(
+            {
+              ...common,
+              // Both types: no condition on the type.
+              type: banTypes.length === 1 ? banTypes[0] : undefined,
+              playerUuid: query.player,
+              bannedBy: query.issuer,
+              after: cursor && bannedAfter(boundFor(cursor, SOURCE_RANK.communityBans)),
+            },
+            limit + 1,
+          ),
     ]);
     const merged = [...punishments.map(fromPunishment), ...bans.map(fromCommunityBan)].sort((a, b) => compareKeys(a.key, b.key));
     const shown = merged.slice(0, limit);
@@ -132,7 +143,7 @@ export class ModerationRecordsService {
 
   /** Every record of a player, newest first. */
   async ofPlayer(uuid: string): Promise<RecordSummary[]> {
-    const [punishments, bans] = await Promise.all([this.punishments.recordsOf(uuid), this.communityBans.listForPlayer(uuid)]);
+    const [punishments, bans] = await Promise.all([this.punishments.recordsOf(uuid), this.communityBans.forPlayer(uuid)]);
     const records = [...punishments.map(fromPunishment), ...bans.map(fromCommunityBan)].sort((a, b) => compareKeys(a.key, b.key));
     return this.summaries(records);
   }
@@ -145,11 +156,13 @@ export class ModerationRecordsService {
     }
     const [names, counts, noted] = await Promise.all([
       this.players.getNames([...new Set(records.map((record) => record.uuid))]),
-      // One indexed read per record: a page holds at most 100.
-      Promise.all(records.map(async (record) => (await this.evidence.namesFor(record.ref)).length)),
+      this.evidence.countsFor(records.map((record) => record.ref)),
       Promise.all([...idsByKind].map(async ([kind, ids]) => [...(await this.notes.getIdsWithNotes(kind, ids))].map((id) => `${kind}:${id}`))),
     ]);
     const withNotes = new Set(noted.flat());
-    return records.map((record, index) => summaryOf(record, names.get(record.uuid)?.mcid, counts[index], withNotes.has(`${record.ref.kind}:${record.ref.id}`)));
+    return records.map((record) => {
+      const key = `${record.ref.kind}:${record.ref.id}`;
+      return summaryOf(record, names.get(record.uuid)?.mcid, counts.get(key) ?? 0, withNotes.has(key));
+    });
   }
 }

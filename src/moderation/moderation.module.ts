@@ -4,7 +4,7 @@ import { BanlistSyncModule } from '../banlist-sync/banlist-sync.module';
 import { ChatAccountsModule } from '../chat-accounts/chat-accounts.module';
 import { CitiesModule } from '../cities/cities.module';
 import { EvidenceModule } from '../evidence/evidence.module';
-import { CommunityBanlistBansRepository } from '../original-import/community-banlist-bans.repository';
+import { CommunityBansModule } from '../community-bans/community-bans.module';
 import { PlayTimeModule } from '../play-time/play-time.module';
 import { PlayerGroupsModule } from '../player-groups/player-groups.module';
 import { PlayersModule } from '../players/players.module';
@@ -36,10 +36,10 @@ import { RecordNotesRepository } from './record-notes.repository';
     BanlistSyncModule,
     CitiesModule,
     PunishmentsModule,
+    CommunityBansModule,
     EvidenceModule,
   ],
   controllers: [ModerationPlayersController, ModerationRecordsController],
-  // The community's ban-list records are read through their repository until they get a feature of their own.
-  providers: [RecordNotesRepository, RecordHistoryRepository, CommunityBanlistBansRepository, ModerationRecordsService, ModerationPlayersService, ModerationChangesService],
+  providers: [RecordNotesRepository, RecordHistoryRepository, ModerationRecordsService, ModerationPlayersService, ModerationChangesService],
 })
 export class ModerationModule {}

@@ -12,7 +12,7 @@ import { PlayersModule } from '../players/players.module';
 import { PunishmentsModule } from '../punishments/punishments.module';
 import { UsersModule } from '../users/users.module';
 import { VotesModule } from '../votes/votes.module';
-import { CommunityBanlistBansRepository } from './community-banlist-bans.repository';
+import { CommunityBansModule } from '../community-bans/community-bans.module';
 import { OriginalCitiesImporter } from './original-cities.importer';
 import { OriginalImportRepository } from './original-import.repository';
 import { OriginalImportService } from './original-import.service';
@@ -22,8 +22,8 @@ import { OriginalSiteImporter } from './original-site.importer';
 
 /** `import:original` (command line only): the original service's database into this one. */
 @Module({
-  imports: [PlayersModule, UsersModule, PlayTimeModule, VotesModule, PlayerGroupsModule, ChatAccountsModule, PunishmentsModule, MiniGamesModule],
-  providers: [CitiesRepository, CityRequestsRepository, CityRulesService, ClubAccountsRepository, PasswordsService, OriginalImportRepository, OriginalCitiesImporter, OriginalRequestsImporter, OriginalPlayersImporter, CommunityBanlistBansRepository, OriginalSiteImporter, OriginalImportService],
+  imports: [PlayersModule, UsersModule, PlayTimeModule, VotesModule, PlayerGroupsModule, ChatAccountsModule, PunishmentsModule, MiniGamesModule, CommunityBansModule],
+  providers: [CitiesRepository, CityRequestsRepository, CityRulesService, ClubAccountsRepository, PasswordsService, OriginalImportRepository, OriginalCitiesImporter, OriginalRequestsImporter, OriginalPlayersImporter, OriginalSiteImporter, OriginalImportService],
   exports: [OriginalImportService],
 })
 export class OriginalImportModule {}

@@ -6,7 +6,7 @@ import { PlayerGroupsImport } from '../player-groups/player-groups.import';
 import { PunishmentsImport } from '../punishments/punishments.import';
 import { VotesImport } from '../votes/votes.import';
 import type { Transaction } from '../database/transaction';
-import { CommunityBanlistBansRepository } from './community-banlist-bans.repository';
+import { CommunityBanlistBansRepository } from '../community-bans/community-banlist-bans.repository';
 import { tableImport, type ImportResult, type TableImport } from './feature-table';
 import type { Run } from './import-run';
 import {

@@ -11,7 +11,7 @@ import { UsersModule } from '../users/users.module';
 import { SiteBrandedController } from './site-branded.controller';
 import { SiteBrandedService } from './site-branded.service';
 import { SiteLoginsService } from './site-logins.service';
-import { SitePlayersService } from './site-players.service';
+import { SitePlayersModule } from '../site-players/site-players.module';
 import { SitePlayService } from './site-play.service';
 import { SiteProfileService } from './site-profile.service';
 import { SiteUsersController } from './site-users.controller';
@@ -21,8 +21,8 @@ import { SiteUsersController } from './site-users.controller';
  * part of a player's page is read from the feature that keeps it.
  */
 @Module({
-  imports: [PlayersModule, UsersModule, BanlistSyncModule, PunishmentsModule, MiniGamesModule, PlayTimeModule, PlayerGroupsModule, VotesModule, ChatAccountsModule],
+  imports: [PlayersModule, UsersModule, BanlistSyncModule, PunishmentsModule, MiniGamesModule, PlayTimeModule, PlayerGroupsModule, VotesModule, ChatAccountsModule, SitePlayersModule],
   controllers: [SiteUsersController, SiteBrandedController],
-  providers: [SitePlayersService, SiteLoginsService, SiteProfileService, SiteBrandedService, SitePlayService],
+  providers: [SiteLoginsService, SiteProfileService, SiteBrandedService, SitePlayService],
 })
 export class PlayersSiteModule {}

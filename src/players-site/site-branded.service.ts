@@ -5,7 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { MiniGamesReader } from '../mini-games/mini-games.reader';
 import { AchievementsRepository } from '../users/achievements.repository';
 import { wallClock } from './site-times';
-import { SitePlayersService } from './site-players.service';
+import { SitePlayersService } from '../site-players/site-players.service';
 import { POSITIVE_INT_PATTERN } from '../common/identifiers';
 import { msg } from '../common/errors/messages';
 import { INT_COLUMN_MAX } from '../common/validation/column-range';

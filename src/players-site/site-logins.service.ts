@@ -4,7 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { PlayersRepository } from '../players/players.repository';
 import { LoginsRepository } from '../users/logins.repository';
 import { wallClock } from './site-times';
-import { SitePlayersService } from './site-players.service';
+import { SitePlayersService } from '../site-players/site-players.service';
 
 /** How many names the search box offers, logins the recent list shows, and logins of one player. */
 export const PREFIX_MATCHES = 20;

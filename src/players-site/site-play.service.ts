@@ -4,7 +4,7 @@ import { PlayTimeReader } from '../play-time/play-time.reader';
 import { PlayerGroupsReader } from '../player-groups/player-groups.reader';
 import { VotesReader } from '../votes/votes.reader';
 import { durationText, wallClock } from './site-times';
-import { SitePlayersService } from './site-players.service';
+import { SitePlayersService } from '../site-players/site-players.service';
 
 /** The key of the sum of every era (the original's name). */
 export const ERA_TOTAL_KEY = 'jaototal';

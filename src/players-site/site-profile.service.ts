@@ -5,7 +5,7 @@ import { ChatAccountsReader, type ChatAccountView } from '../chat-accounts/chat-
 import { VotesReader } from '../votes/votes.reader';
 import { chatColourRank, titleText } from '../votes/vote-rewards';
 import { timeAgoText, wallClock } from './site-times';
-import { SitePlayersService } from './site-players.service';
+import { SitePlayersService } from '../site-players/site-players.service';
 
 export interface SitePlayerName {
   mcid: string;

@@ -5,7 +5,7 @@ import { Input } from '../common/http/input.decorator';
 import { ApiInput, ApiPathParam } from '../common/openapi/api-docs.decorators';
 import { DailyOnlineDoc, PlayerLoginDoc, PlayerNameDoc, RecentPlayerLoginDoc, SiteChatAccountsDoc, SiteErrorDoc, SiteInfoDoc, SiteProfileDoc, SitePunishmentsDoc } from './dto/site-answers.dto';
 import { DailyOnlineQueryDto, PrefixQueryDto, RecentLoginQueryDto, SitePlayerPathDto } from './dto/site-query.dto';
-import { SITE_PLAYER_ID_PATTERN } from './site-player-id';
+import { SITE_PLAYER_ID_PATTERN } from '../site-players/site-player-id';
 import { type PlayerLogin, type RecentPlayerLogin, SiteLoginsService } from './site-logins.service';
 import { type SiteInfo, SitePlayService } from './site-play.service';
 import { type SiteChatAccount, type SitePlayerName, type SiteProfile, SiteProfileService, type SitePunishments } from './site-profile.service';

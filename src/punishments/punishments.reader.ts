@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { countByKind, labelOf, type PunishmentLabel } from './punishment-kinds';
-import { type PunishmentFilter, type PunishmentRecord, PunishmentsRepository } from './punishments.repository';
+import { countByKind, labelOf, type PunishmentKind, type PunishmentLabel } from './punishment-kinds';
+import { type NamedPunishmentRecord, type PunishmentFilter, type PunishmentRecord, PunishmentsRepository } from './punishments.repository';
+
+export type { NamedPunishmentRecord } from './punishments.repository';
 
 export interface PlayerPunishments {
   counts: { jail: number; chatjail: number; eban: number; vban: number };
@@ -18,7 +20,7 @@ export interface PlayerPunishments {
   }>;
 }
 
-/** What the players site reads of a player's punishments: one range of one index per call. */
+/** What the players and bans sites read of punishments: one range of one index per call. */
 @Injectable()
 export class PunishmentsReader {
   constructor(private readonly repository: PunishmentsRepository) {}
@@ -55,6 +57,25 @@ export class PunishmentsReader {
   /** The moderation list's page of punishments, newest first. */
   list(filter: PunishmentFilter, limit: number): Promise<PunishmentRecord[]> {
     return this.repository.list(filter, limit);
+  }
+
+  /** Punishments of a kind, newest first, with the player's current name (the bans site's lists); `limit` null: all. */
+  listOfKind(kind: PunishmentKind, activeOnly: boolean, limit: number | null): Promise<NamedPunishmentRecord[]> {
+    return this.repository.listOfKind(kind, activeOnly, limit);
+  }
+
+  countOfKind(kind: PunishmentKind, activeOnly: boolean): Promise<number> {
+    return this.repository.countOfKind(kind, activeOnly);
+  }
+
+  /** One punishment of a kind by the service's id (null: none of that kind). */
+  named(kind: PunishmentKind, id: number): Promise<NamedPunishmentRecord | null> {
+    return this.repository.getNamed(kind, id);
+  }
+
+  /** Every punishment of the player, newest first, with the player's current name. */
+  namedForPlayer(uuid: string): Promise<NamedPunishmentRecord[]> {
+    return this.repository.listNamedForPlayer(uuid.toLowerCase());
   }
 
   /** True when the player has any punishment (a player known only by one is still a known player). */

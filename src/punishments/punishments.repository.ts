@@ -62,6 +62,13 @@ export interface OperatorLift {
   reason: string | null;
 }
 
+/** A punishment as the bans site lists it: with the player's current name and the record's last change. */
+export interface NamedPunishmentRecord extends PunishmentRecord {
+  /** The player's current game id here, else the name at the time. */
+  playerName: string;
+  updatedAt: Date;
+}
+
 interface PunishmentRow {
   id: number;
   kind: string;
@@ -87,6 +94,14 @@ const FOR_PLAYER_SQL = `${PUNISHMENT} WHERE player_uuid = ? ORDER BY issued_at D
 const ANY_FOR_PLAYER_SQL = 'SELECT 1 AS found FROM punishments WHERE player_uuid = ? LIMIT 1';
 const BY_ID_SQL = `${PUNISHMENT} WHERE id = ?`;
 const BY_SOURCE_SQL = `${PUNISHMENT} WHERE origin = ? AND kind = ? AND source_id = ?`;
+// The bans site's rows: the player's current name from players (primary key), else the name at the time.
+const NAMED =
+  'SELECT p.id, p.kind, p.player_uuid AS uuid, p.mcid, p.reason, p.testment, p.active, p.issued_by AS issuedBy, p.issued_at AS issuedAt, p.lifted_at AS liftedAt, ' +
+  'p.lifted_by AS liftedBy, p.lift_reason AS liftReason, COALESCE(known.mcid, p.mcid) AS playerName, p.updated_at AS updatedAt FROM punishments p LEFT JOIN players known ON known.uuid = p.player_uuid';
+// IDX_punishments_kind_state (in force) and IDX_punishments_kind_time (every state): the first rows of one range, newest first.
+const NAMED_NEWEST_FIRST = 'ORDER BY p.issued_at DESC, p.id DESC';
+const NAMED_BY_ID_SQL = `${NAMED} WHERE p.kind = ? AND p.id = ?`;
+const NAMED_FOR_PLAYER_SQL = `${NAMED} WHERE p.player_uuid = ? ${NAMED_NEWEST_FIRST}`;
 const INSERT_COLUMNS = '(kind, origin, source_id, player_uuid, mcid, reason, testment, issued_by, issued_at, active, lifted_at, updated_at)';
 /** 12 parameters a row: far below SQLite's and MySQL's placeholder limits. */
 const INSERT_CHUNK = 500;
@@ -107,6 +122,10 @@ function toRecord(row: PunishmentRow): PunishmentRecord {
     liftReason: row.liftReason,
     updatedAt: dateOf(row.updatedAt),
   };
+}
+
+function toNamedRecord(row: PunishmentRow & { playerName: string; updatedAt: DbTime }): NamedPunishmentRecord {
+  return { ...toRecord(row), playerName: row.playerName, updatedAt: dateOf(row.updatedAt) };
 }
 
 /** Every query of `punishments`, and its one writer. */
@@ -163,6 +182,31 @@ export class PunishmentsRepository {
     params.push(limit);
     const rows = await this.reader.all<PunishmentRow>(`${PUNISHMENT} WHERE ${where.join(' AND ')} ORDER BY issued_at DESC, id DESC LIMIT ?`, params);
     return rows.map(toRecord);
+  }
+
+  /** Punishments of one kind (in force only, or every state), newest first; `limit` null: all of them. */
+  async listOfKind(kind: PunishmentKind, activeOnly: boolean, limit: number | null): Promise<NamedPunishmentRecord[]> {
+    const parameters: unknown[] = activeOnly ? [kind, 1] : [kind];
+    const sql = `${NAMED} WHERE p.kind = ?${activeOnly ? ' AND p.active = ?' : ''} ${NAMED_NEWEST_FIRST}${limit === null ? '' : ' LIMIT ?'}`;
+    const rows = await this.reader.all<PunishmentRow & { playerName: string; updatedAt: DbTime }>(sql, limit === null ? parameters : [...parameters, limit]);
+    return rows.map(toNamedRecord);
+  }
+
+  /** How many punishments of one kind (in force only, or every state): a count over one index range. */
+  async countOfKind(kind: PunishmentKind, activeOnly: boolean): Promise<number> {
+    const row = await this.reader.one<{ count: number | string }>(`SELECT COUNT(*) AS count FROM punishments WHERE kind = ?${activeOnly ? ' AND active = ?' : ''}`, activeOnly ? [kind, 1] : [kind]);
+    return Number(row?.count ?? 0);
+  }
+
+  /** One punishment of a kind by the service's id, with names. */
+  async getNamed(kind: PunishmentKind, id: number): Promise<NamedPunishmentRecord | null> {
+    const row = await this.reader.one<PunishmentRow & { playerName: string; updatedAt: DbTime }>(NAMED_BY_ID_SQL, [kind, id]);
+    return row ? toNamedRecord(row) : null;
+  }
+
+  /** A player's punishments, every kind and state, newest first, with names. */
+  async listNamedForPlayer(uuid: string): Promise<NamedPunishmentRecord[]> {
+    return (await this.reader.all<PunishmentRow & { playerName: string; updatedAt: DbTime }>(NAMED_FOR_PLAYER_SQL, [uuid])).map(toNamedRecord);
   }
 
   async hasAnyForPlayer(uuid: string): Promise<boolean> {

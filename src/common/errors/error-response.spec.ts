@@ -1,7 +1,7 @@
 import { BadRequestException, HttpException } from '@nestjs/common';
 import { QueueFullError } from '../limits/bounded-semaphore';
 import { ApiError } from './api-error';
-import { toErrorResponse } from './error-response';
+import { inAnswerStyle, toErrorResponse } from './error-response';
 import { msg } from './messages';
 
 describe(toErrorResponse.name, () => {
@@ -49,5 +49,17 @@ describe(toErrorResponse.name, () => {
   it('turns a Fastify 415 into 400: the API has no 415', () => {
     const error = Object.assign(new Error('Unsupported Media Type'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' });
     expect(toErrorResponse(error, 'v').status).toBe(400);
+  });
+});
+
+describe(inAnswerStyle.name, () => {
+  it('base-soft-not-found: a 404 becomes HTTP 200 with status, code, version and the messages; other errors keep their status', () => {
+    const notFound = inAnswerStyle(toErrorResponse(ApiError.notFound('site.userNotFound'), 'v'), 'base-soft-not-found');
+    expect({ status: notFound.status, body: notFound.body }).toEqual({
+      status: 200,
+      body: { status: false, code: 404, version: 'v', message: 'User not found.', message_ja: msg('site.userNotFound').ja },
+    });
+    const badRequest = inAnswerStyle(toErrorResponse(ApiError.badRequest('evidence.empty'), 'v'), 'base-soft-not-found');
+    expect({ status: badRequest.status, error: (badRequest.body as { error?: string }).error }).toEqual({ status: 400, error: 'invalid_request' });
   });
 });

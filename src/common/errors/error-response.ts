@@ -141,7 +141,8 @@ function escapeHtml(text: string): string {
  * An error as a route family with its own answer style expects it (src/common/http/answer-style.ts).
  * `bare`: a client error becomes HTTP 200 `{"error": "<text>"}`; a rate-limit refusal, a 503 and a
  * server fault keep their status and envelope, so clients and proxies still see them for what they
- * are. `base-error-text`: the envelope with `error` holding the message.
+ * are. `base-error-text`: the envelope with `error` holding the message. `base-soft-not-found`: a
+ * 404 becomes HTTP 200 with the envelope's status, code, version and messages.
  */
 export function inAnswerStyle(response: ErrorResponse, style: AnswerStyle | undefined): ErrorResponse | BareErrorResponse {
   if (style === 'base-error-text') {
@@ -150,9 +151,13 @@ export function inAnswerStyle(response: ErrorResponse, style: AnswerStyle | unde
   if (style === 'bare' && response.status < 500 && response.status !== 429) {
     return { ...response, status: 200, body: { error: escapeHtml(BARE_ERROR_TEXT[response.status] ?? 'Request failed.') } };
   }
+  if (style === 'base-soft-not-found' && response.status === 404) {
+    const { status, code, version, message, message_ja } = response.body;
+    return { ...response, status: 200, body: { status, code, version, message, message_ja } };
+  }
   return response;
 }
 
 export interface BareErrorResponse extends Omit<ErrorResponse, 'body'> {
-  body: { error: string };
+  body: { error: string } | Pick<ErrorBody, 'status' | 'code' | 'version' | 'message' | 'message_ja'>;
 }

@@ -10,8 +10,11 @@ import type { FastifyRequest } from 'fastify';
  *   client looks for an `error` key), except a rate-limit refusal and a server fault, which keep
  *   their status.
  * - `base-error-text`: the base response, with `error` holding the message text instead of the code.
+ * - `base-soft-not-found`: the base response; a not-found is HTTP 200 `{status: false, code: 404,
+ *   version, message, message_ja}` (the client's not-found branch runs only on a 2xx), every other
+ *   error keeps its status and envelope.
  */
-export type AnswerStyle = 'bare' | 'base-error-text';
+export type AnswerStyle = 'bare' | 'base-error-text' | 'base-soft-not-found';
 
 interface AnswerStyleConfig {
   answerStyle?: AnswerStyle;

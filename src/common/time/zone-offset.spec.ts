@@ -1,4 +1,4 @@
-import { wallClockParts } from './zone-offset';
+import { isoWithOffset, wallClockParts } from './zone-offset';
 
 describe(wallClockParts.name, () => {
   it.each(['Asia/Tokyo', 'America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'UTC'])(
@@ -18,4 +18,21 @@ describe(wallClockParts.name, () => {
       expect(mismatches).toEqual([]);
     },
   );
+});
+
+describe(isoWithOffset.name, () => {
+  it('writes the wall clock with the offset in force then, which names the same instant', () => {
+    const cases: Array<[string, string, string]> = [
+      ['2022-01-01T18:04:05.678Z', 'Asia/Tokyo', '2022-01-02T03:04:05+09:00'],
+      ['2025-07-01T12:00:00Z', 'America/New_York', '2025-07-01T08:00:00-04:00'],
+      ['2025-01-01T12:00:00Z', 'America/New_York', '2025-01-01T07:00:00-05:00'],
+      ['2025-01-01T00:00:00Z', 'Asia/Kathmandu', '2025-01-01T05:45:00+05:45'],
+      ['2025-01-01T00:00:00Z', 'UTC', '2025-01-01T00:00:00+00:00'],
+    ];
+    for (const [instant, zone, expected] of cases) {
+      const text = isoWithOffset(new Date(instant), zone);
+      expect({ instant, zone, text }).toEqual({ instant, zone, text: expected });
+      expect(new Date(text).getTime()).toBe(Math.floor(new Date(instant).getTime() / 1000) * 1000);
+    }
+  });
 });

@@ -76,3 +76,21 @@ export function wallClockParts(date: Date, timeZone: string): LocalTime {
     second: local.getUTCSeconds(),
   };
 }
+
+const pad = (value: number, length = 2): string => String(value).padStart(length, '0');
+
+/**
+ * ISO 8601 with the zone's offset at that instant, whole seconds (`2022-01-02T03:04:05+09:00`):
+ * the bans site's times (docs/bans-site.md, "Times").
+ */
+export function isoWithOffset(date: Date, timeZone: string): string {
+  const seconds = Math.floor(date.getTime() / 1000);
+  const offset = zoneOffsetSeconds(seconds, timeZone);
+  const local = new Date((seconds + offset) * 1000);
+  const sign = offset < 0 ? '-' : '+';
+  const minutes = Math.abs(offset) / 60;
+  return (
+    `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}` +
+    `${sign}${pad(Math.floor(minutes / 60))}:${pad(Math.round(minutes % 60))}`
+  );
+}

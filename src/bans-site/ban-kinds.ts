@@ -1,0 +1,63 @@
+/**
+ * The bans site's kinds of record and how its lists are cut (docs/bans-site.md). Pure, no
+ * framework imports.
+ */
+import type { PunishmentKind } from '../punishments/punishment-kinds';
+
+/** The community's own ban-list records: global and local bans issued on its server. */
+export type BanListKind = 'gban' | 'lban';
+/** Punishments that are bans; the mute is `chatjail` to the punishments feature. Jail is not a ban. */
+export type BanPunishmentKind = 'vban' | 'eban' | 'chatban';
+export type BanSiteKind = BanListKind | BanPunishmentKind;
+
+export const BAN_SITE_KINDS: readonly BanSiteKind[] = ['gban', 'lban', 'vban', 'eban', 'chatban'];
+
+const PUNISHMENT_KIND: Record<BanPunishmentKind, PunishmentKind> = { vban: 'vban', eban: 'eban', chatban: 'chatjail' };
+const BAN_LIST_TYPE: Record<BanListKind, 'global' | 'local'> = { gban: 'global', lban: 'local' };
+
+export function isBanSiteKind(value: string): value is BanSiteKind {
+  return (BAN_SITE_KINDS as readonly string[]).includes(value);
+}
+
+export function isBanListKind(kind: BanSiteKind): kind is BanListKind {
+  return kind === 'gban' || kind === 'lban';
+}
+
+export function punishmentKindOf(kind: BanPunishmentKind): PunishmentKind {
+  return PUNISHMENT_KIND[kind];
+}
+
+export function banListTypeOf(kind: BanListKind): 'global' | 'local' {
+  return BAN_LIST_TYPE[kind];
+}
+
+/** What a record id looks like (the safe-integer bound is checked apart). */
+export const RECORD_ID_PATTERN = /^[1-9][0-9]{0,15}$/;
+
+/**
+ * A record id as the site's URLs carry it: a positive integer in decimal without a sign or leading
+ * zeros, within the safe integers. Anything else names no record (undefined).
+ */
+export function recordIdOf(text: string): number | undefined {
+  if (!RECORD_ID_PATTERN.test(text)) {
+    return undefined;
+  }
+  const id = Number(text);
+  return Number.isSafeInteger(id) ? id : undefined;
+}
+
+/** What the site's list parameters ask for. */
+export interface ListOptions {
+  /** `all_items=true`: every record, not only the newest. */
+  allItems: boolean;
+  /** `active_only=false`: lifted records too. */
+  activeOnly: boolean;
+}
+
+/** How many records a list shows without `all_items=true`, as the original did. */
+export const RECENT_LIMIT = 15;
+
+/** The list's limit: null for every record. */
+export function listLimit(options: ListOptions): number | null {
+  return options.allItems ? null : RECENT_LIMIT;
+}

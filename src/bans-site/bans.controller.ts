@@ -1,0 +1,99 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { AnswersIn } from '../common/http/answer-style';
+import { Input } from '../common/http/input.decorator';
+import { ApiEnvelope, ApiErrors, ApiInput, ApiPathParam } from '../common/openapi/api-docs.decorators';
+import { SITE_PLAYER_ID_PATTERN } from '../site-players/site-player-id';
+import { BAN_SITE_KINDS, type BanPunishmentKind, type ListOptions, RECORD_ID_PATTERN } from './ban-kinds';
+import { BansSiteService } from './bans-site.service';
+import { BanDetailAnswerDoc, BanListAnswerDoc, BansNotFoundDoc, PlayerBansAnswerDoc, PunishmentListAnswerDoc } from './dto/bans-answers.dto';
+import { BansDetailPathDto, BansListQueryDto, BansPlayerPathDto } from './dto/bans-query.dto';
+
+export const BANS_SITE_TAG = 'bans-site';
+
+/** Not found is HTTP 200 with `status: false` (the site's not-found branch runs only on a 2xx). */
+const softNotFound = (what: string): MethodDecorator =>
+  ApiResponse({ status: 200, description: `${what}: HTTP 200 \`{status: false, code: 404, version, message, message_ja}\`.`, schema: { $ref: getSchemaPath(BansNotFoundDoc) } });
+const limited = ApiErrors([429, 'Over the per-address read limit, without a CAPTCHA token (X-reCAPTCHA-Token) that verifies.']);
+
+const options = (input: BansListQueryDto): ListOptions => ({ allItems: input.all_items === true, activeOnly: input.active_only !== false });
+
+/**
+ * The bans site's routes (docs/bans-site.md): the base response, not-found as HTTP 200
+ * `status: false`. The literal lists are declared before `recent/:player`, and the router prefers
+ * them anyway (a player named `mcbans` is reached by uuid).
+ */
+@ApiTags(BANS_SITE_TAG)
+@ApiExtraModels(BansNotFoundDoc)
+@Controller('v2/bans')
+export class BansController {
+  constructor(private readonly bans: BansSiteService) {}
+
+  @Get('recent/mcbans')
+  @AnswersIn('base-soft-not-found', { captchaOverLimit: true })
+  @ApiOperation({ summary: "The community's own global and local ban-list bans: the 15 newest in force, or as the parameters ask" })
+  @ApiInput(BansListQueryDto, 'query')
+  @ApiEnvelope(200, 'Counts and items per kind, newest first.', BanListAnswerDoc)
+  @limited
+  banList(@Input() input: BansListQueryDto): Promise<object> {
+    return this.bans.banList(options(input));
+  }
+
+  @Get('recent/vban')
+  @AnswersIn('base-soft-not-found', { captchaOverLimit: true })
+  @ApiOperation({ summary: 'Game bans: the 15 newest in force, or as the parameters ask' })
+  @ApiInput(BansListQueryDto, 'query')
+  @ApiEnvelope(200, 'The count and the items, newest first.', PunishmentListAnswerDoc)
+  @limited
+  vbans(@Input() input: BansListQueryDto): Promise<object> {
+    return this.punishments('vban', input);
+  }
+
+  @Get('recent/eban')
+  @AnswersIn('base-soft-not-found', { captchaOverLimit: true })
+  @ApiOperation({ summary: 'Area confinements: the 15 newest in force, or as the parameters ask' })
+  @ApiInput(BansListQueryDto, 'query')
+  @ApiEnvelope(200, 'The count and the items, newest first.', PunishmentListAnswerDoc)
+  @limited
+  ebans(@Input() input: BansListQueryDto): Promise<object> {
+    return this.punishments('eban', input);
+  }
+
+  @Get('recent/chatban')
+  @AnswersIn('base-soft-not-found', { captchaOverLimit: true })
+  @ApiOperation({ summary: 'Mutes: the 15 newest in force, or as the parameters ask' })
+  @ApiInput(BansListQueryDto, 'query')
+  @ApiEnvelope(200, 'The count and the items, newest first.', PunishmentListAnswerDoc)
+  @limited
+  chatbans(@Input() input: BansListQueryDto): Promise<object> {
+    return this.punishments('chatban', input);
+  }
+
+  @Get('recent/:player')
+  @AnswersIn('base-soft-not-found', { captchaOverLimit: true })
+  @ApiOperation({ summary: "Every record of one player, all five kinds, every state" })
+  @ApiPathParam('player', { type: 'string', pattern: SITE_PLAYER_ID_PATTERN.source }, 'Game id (any case), uuid with or without hyphens, or chat id.')
+  @ApiEnvelope(200, "`data` with the five arrays, newest first.", PlayerBansAnswerDoc)
+  @softNotFound('An unknown player')
+  @limited
+  player(@Input() input: BansPlayerPathDto): Promise<object> {
+    return this.bans.playerBans(input.player);
+  }
+
+  @Get('details/:kind/:id')
+  @AnswersIn('base-soft-not-found', { captchaOverLimit: true })
+  @ApiOperation({ summary: "One record's details and the names of its evidence pictures" })
+  // Documented as the records that exist; any other text is answered as an unknown record, not a 400.
+  @ApiPathParam('kind', { type: 'string', enum: [...BAN_SITE_KINDS] }, 'gban, lban, vban, eban or chatban.')
+  @ApiPathParam('id', { type: 'string', pattern: RECORD_ID_PATTERN.source }, 'The ban id (gban, lban) or the punishment id.')
+  @ApiEnvelope(200, 'The record (its fields depend on the kind) and `proofs`.', BanDetailAnswerDoc)
+  @softNotFound('An unknown kind or record, or an id that is no record id')
+  @limited
+  details(@Input() input: BansDetailPathDto): Promise<object> {
+    return this.bans.details(input.kind, input.id);
+  }
+
+  private punishments(kind: BanPunishmentKind, input: BansListQueryDto): Promise<object> {
+    return this.bans.punishmentList(kind, options(input));
+  }
+}

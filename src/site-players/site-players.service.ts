@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error';
+import { CommunityBansReader } from '../community-bans/community-bans.reader';
+import type { PlayerRecord } from '../players/players.repository';
+import { PlayersRepository } from '../players/players.repository';
+import { PunishmentsReader } from '../punishments/punishments.reader';
+import { sitePlayerId } from './site-player-id';
+
+/**
+ * Finds the player a public-site route names (docs/players-site.md, "Naming a player"), for the
+ * players site and the bans site alike. A player is known once they logged in or have a record
+ * here (a punishment, or a ban-list record issued on the community's server); DATA_CUTOFF does
+ * not apply: the sites show a player's whole history.
+ */
+@Injectable()
+export class SitePlayersService {
+  constructor(
+    private readonly players: PlayersRepository,
+    private readonly punishments: PunishmentsReader,
+    private readonly communityBans: CommunityBansReader,
+  ) {}
+
+  /** The player, or 404 "User not found." (the players site compares that text). */
+  async resolve(raw: string): Promise<PlayerRecord> {
+    const player = await this.find(raw);
+    if (!player) {
+      throw ApiError.notFound('site.userNotFound');
+    }
+    return player;
+  }
+
+  /**
+   * The uuid of the player, or 404 as `resolve`. A uuid given as such is known by its records too
+   * when the player has no row here: a ban-list record of the original database may name a player
+   * who never logged in to this service.
+   */
+  async resolveUuid(raw: string): Promise<string> {
+    const player = await this.find(raw);
+    if (player) {
+      return player.uuid;
+    }
+    const id = sitePlayerId(raw);
+    if (id?.kind === 'uuid' && (await this.hasRecords(id.value))) {
+      return id.value;
+    }
+    throw ApiError.notFound('site.userNotFound');
+  }
+
+  private async find(raw: string): Promise<PlayerRecord | null> {
+    const id = sitePlayerId(raw);
+    if (!id) {
+      return null;
+    }
+    const player =
+      id.kind === 'uuid' ? await this.players.getByUuid(id.value) : id.kind === 'chatid' ? await this.players.getByChatid(id.value) : await this.players.getByMcid(id.value);
+    return player && (player.firstLogin !== null || (await this.hasRecords(player.uuid))) ? player : null;
+  }
+
+  private async hasRecords(uuid: string): Promise<boolean> {
+    return (await this.punishments.hasAny(uuid)) || (await this.communityBans.hasAny(uuid));
+  }
+}
