@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { UnitOfWork } from '../../src/database/unit-of-work';
-import { CommunityBanlistBansRepository } from '../../src/original-import/community-banlist-bans.repository';
+import { CommunityBanlistBansRepository } from '../../src/community-bans/community-banlist-bans.repository';
 import { square } from '../support/cities';
 import { ClubUser, newPlayer, registerClubUser, TestApp } from '../support/test-app';
 import { ARTIFACTS, TestBrowser } from './browser';
