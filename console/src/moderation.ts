@@ -114,17 +114,18 @@ const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$
 
 /**
  * Who did something to a record, in words: the service writes `apikey:<key name>` for an operator
- * key and `club:<game id>` (`club:<uuid>` without one) for a club admin; anything else (the game
- * server's own lift, an older entry) is shown as written.
+ * key and `club:<game id>` (`club:<uuid>` without one) for a club admin; anything else (an older
+ * entry) is shown as written. `by` says "by the operator key …" (a history line), without it
+ * "the operator key …" (a field labelled "Lifted by").
  */
-export function actorWords(actor: string): string {
+export function actorWords(actor: string, by = true): string {
   const [kind, ...rest] = actor.split(':');
   const name = rest.join(':');
   if (kind === 'apikey' && name) {
-    return t('byOperatorKey', { name });
+    return t(by ? 'byOperatorKey' : 'operatorKeyNamed', { name });
   }
   if (kind === 'club' && name) {
-    return t('byClubAdmin', { name: UUID.test(name) ? `${name.slice(0, 8)}…` : name });
+    return t(by ? 'byClubAdmin' : 'clubAdminNamed', { name: UUID.test(name) ? `${name.slice(0, 8)}…` : name });
   }
   return actor;
 }

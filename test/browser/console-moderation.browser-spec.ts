@@ -262,7 +262,11 @@ describe('console moderation tabs (browser)', () => {
       await page.locator('.player-list li').nth(1).waitFor();
       expect(await page.locator('.player-list li').count()).toBe(2);
       await shoot(page, `players-search-${suffix}`);
-      // A chat id finds Kaede alone.
+      // A uuid without hyphens finds Kaede alone, and so does a chat id.
+      await page.getByLabel(words.search).fill(kaede.uuid.replaceAll('-', '').toUpperCase());
+      await page.getByRole('button', { name: words.searchButton, exact: true }).click();
+      await page.locator('form.search-form button[type="submit"]:not([disabled])').waitFor();
+      expect(await page.locator('.player-list li').allTextContents()).toEqual([expect.stringContaining(kaede.uuid)]);
       await page.getByLabel(words.search).fill(chatid);
       await page.getByRole('button', { name: words.searchButton, exact: true }).click();
       await page.locator('form.search-form button[type="submit"]:not([disabled])').waitFor();
@@ -331,6 +335,7 @@ describe('console moderation tabs (browser)', () => {
       await record.getByRole('group').getByRole('button', { name: words.liftConfirm, exact: true }).click();
       await record.locator('.state.lifted').waitFor();
       await record.getByText('Appeal accepted').first().waitFor();
+      await record.locator('dd').filter({ hasText: run.lang === 'ja' ? '運営キー「ops-alice」' : 'the operator key “ops-alice”' }).first().waitFor();
       await record.locator('.history li').filter({ hasText: words.liftedEntry }).first().waitFor();
       expect(await record.getByRole('button', { name: words.lift }).count()).toBe(0);
       await shoot(page, `record-lifted-${suffix}`);
