@@ -390,7 +390,7 @@ describe('console moderation tabs (browser)', () => {
     }, 180_000);
   }
 
-  it('gives a club admin the Players and Bans tabs (not the ban-list sync), and shows a refused picture with message_ja', async () => {
+  it('gives a club admin the Players and Bans tabs (not the ban-list sync), and shows a refused picture and a refused lift with message_ja', async () => {
     browser.problems.length = 0;
     const page = await browser.page(390, 844);
     await page.context().clearCookies();
@@ -414,8 +414,20 @@ describe('console moderation tabs (browser)', () => {
     await record.getByRole('alert').filter({ hasText: expected }).waitFor();
     expect(await record.locator('.evidence img').count()).toBe(0);
     await shoot(page, 'record-refused-ja-390');
-    // The refused upload is the one failed request of this page (the browser logs its 4xx).
-    expect(browser.problems.filter((problem) => !problem.includes('status of 415'))).toEqual([]);
+
+    // Lifted by an operator meanwhile: the admin's lift is a 409, said in Japanese, and the page shows the record lifted.
+    const id = await chatbanId();
+    expect((await app.post(`/moderation/records/chatban/${id}/lift`, { reason: 'Done by another operator' }, { headers: { 'x-api-key': operatorKey } })).status).toBe(200);
+    const again = await app.post<{ message_ja: string }>(`/moderation/records/chatban/${id}/lift`, {}, { headers: { 'x-api-key': operatorKey } });
+    expect(again.status).toBe(409);
+    await record.getByRole('button', { name: WORDS.ja.lift }).click();
+    await record.getByRole('group').getByRole('button', { name: WORDS.ja.liftConfirm, exact: true }).click();
+    await record.getByRole('alert').filter({ hasText: again.body.message_ja }).waitFor();
+    await record.locator('.state.lifted').waitFor();
+    await record.getByText('Done by another operator').first().waitFor();
+    await shoot(page, 'record-lift-refused-ja-390');
+    // The refused upload and lift are the failed requests of this page (the browser logs each 4xx).
+    expect(browser.problems.filter((problem) => !/status of (415|409)/.test(problem))).toEqual([]);
     await page.close();
   }, 60_000);
 
