@@ -119,6 +119,27 @@ describe('moderation (e2e)', () => {
       // A club admin's token is an operator's credential.
       expect((await app.get('/moderation/records', { headers: { authorization: `Bearer ${admin.usertoken}` } })).status).toBe(200);
     });
+
+    it("takes the console's session: reads with the cookie, changes (a note, a picture) only with its CSRF token", async () => {
+      const player = newPlayer();
+      const jail = await issue(player, 'jail', '2026-01-05T00:00:00Z');
+      const signed = await app.post<{ data: { csrfToken: string } }>('/console-session', undefined, { headers: operator });
+      expect(signed.status).toBe(201);
+      const cookie = signed.headers.getSetCookie().find((line) => /console_session=/.test(line))!.split(';')[0];
+      const session = { cookie, 'x-csrf-token': signed.body.data.csrfToken, origin: app.baseUrl };
+      const path = `/moderation/records/jail/${jail.id}`;
+      expect((await app.get(path, { headers: { cookie } })).status).toBe(200);
+      expectError(await app.request('PUT', `${path}/note`, { body: { note: 'no token' }, headers: { cookie } }), 403, 'forbidden');
+      expectError(await upload(`${path}/evidence`, png, 'image/png', { cookie }), 403, 'forbidden');
+      expect((await app.request('PUT', `${path}/note`, { body: { note: 'from the console' }, headers: session })).status).toBe(200);
+      expect((await upload(`${path}/evidence`, png, 'image/png', session)).status).toBe(201);
+      const page = await get<{ note: string; evidence: unknown[]; history: Array<{ action: string; actor: string }> }>(path);
+      expect(page.body.data.note).toBe('from the console');
+      expect(page.body.data.evidence).toHaveLength(1);
+      expect(page.body.data.history.map((entry) => entry.action)).toEqual(['note', 'evidence-added']);
+      // The session acts as the key that opened it.
+      expect(page.body.data.history.map((entry) => entry.actor)).toEqual([expect.stringMatching(/^apikey:moderator-/), expect.stringMatching(/^apikey:moderator-/)]);
+    });
   });
 
   describe('players', () => {

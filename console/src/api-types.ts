@@ -3633,18 +3633,6 @@ export interface components {
              */
             homeUrl?: string | null;
         };
-        BansNotFoundDoc: {
-            /** @example false */
-            status: boolean;
-            /** @example 404 */
-            code: number;
-            /** @example 3f2a9c1b7d0e */
-            version: string;
-            /** @example User not found. */
-            message: string;
-            /** @example プレイヤーが見つかりません。 */
-            message_ja: string;
-        };
         BanListCountsDoc: {
             /** @example 3 */
             gban: number;
@@ -3724,6 +3712,18 @@ export interface components {
         PlayerBansAnswerDoc: {
             /** @description Every record of the player, every state, newest first; all five arrays always present. */
             data: components["schemas"]["PlayerBansDoc"];
+        };
+        BansNotFoundDoc: {
+            /** @example false */
+            status: boolean;
+            /** @example 404 */
+            code: number;
+            /** @example 3f2a9c1b7d0e */
+            version: string;
+            /** @example User not found. */
+            message: string;
+            /** @example プレイヤーが見つかりません。 */
+            message_ja: string;
         };
         BanDetailDoc: {
             /**
@@ -8187,17 +8187,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /**
-             * @description An unknown player: HTTP 200 `{status: false, code: 404, version, message, message_ja}`.
-             *
-             *     `data` with the five arrays, newest first.
-             */
+            /** @description `data` with the five arrays, newest first. An unknown player: HTTP 200 `{status: false, code: 404, version, message, message_ja}`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["PlayerBansAnswerDoc"];
+                    "application/json": (components["schemas"]["BaseResponseDoc"] & components["schemas"]["PlayerBansAnswerDoc"]) | components["schemas"]["BansNotFoundDoc"];
                 };
             };
             /** @description Over the per-address read limit, without a CAPTCHA token (X-reCAPTCHA-Token) that verifies. */
@@ -8225,17 +8221,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /**
-             * @description An unknown kind or record, or an id that is no record id: HTTP 200 `{status: false, code: 404, version, message, message_ja}`.
-             *
-             *     The record (its fields depend on the kind) and `proofs`.
-             */
+            /** @description The record (its fields depend on the kind) and `proofs`. An unknown kind or record, or an id that is no record id: HTTP 200 `{status: false, code: 404, version, message, message_ja}`. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["BanDetailAnswerDoc"];
+                    "application/json": (components["schemas"]["BaseResponseDoc"] & components["schemas"]["BanDetailAnswerDoc"]) | components["schemas"]["BansNotFoundDoc"];
                 };
             };
             /** @description Over the per-address read limit, without a CAPTCHA token (X-reCAPTCHA-Token) that verifies. */

@@ -1,8 +1,8 @@
-import { Controller, Get } from '@nestjs/common';
+import { applyDecorators, Controller, Get, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { AnswersIn } from '../common/http/answer-style';
 import { Input } from '../common/http/input.decorator';
-import { ApiEnvelope, ApiErrors, ApiInput, ApiPathParam } from '../common/openapi/api-docs.decorators';
+import { ApiEnvelope, ApiErrors, ApiInput, ApiPathParam, BaseResponseDoc } from '../common/openapi/api-docs.decorators';
 import { SITE_PLAYER_ID_PATTERN } from '../site-players/site-player-id';
 import { BAN_SITE_KINDS, type BanPunishmentKind, type ListOptions, RECORD_ID_PATTERN } from './ban-kinds';
 import { BansSiteService } from './bans-site.service';
@@ -11,9 +11,20 @@ import { BansDetailPathDto, BansListQueryDto, BansPlayerPathDto } from './dto/ba
 
 export const BANS_SITE_TAG = 'bans-site';
 
-/** Not found is HTTP 200 with `status: false` (the site's not-found branch runs only on a 2xx). */
-const softNotFound = (what: string): MethodDecorator =>
-  ApiResponse({ status: 200, description: `${what}: HTTP 200 \`{status: false, code: 404, version, message, message_ja}\`.`, schema: { $ref: getSchemaPath(BansNotFoundDoc) } });
+/**
+ * The answer, or for `notFound` (what is not found) HTTP 200 `status: false` as well: the site's
+ * not-found branch runs only on a 2xx.
+ */
+function ApiBansAnswer(description: string, fields: Type<unknown>, notFound: string): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(BaseResponseDoc, fields, BansNotFoundDoc),
+    ApiResponse({
+      status: 200,
+      description: `${description} ${notFound}: HTTP 200 \`{status: false, code: 404, version, message, message_ja}\`.`,
+      schema: { oneOf: [{ allOf: [{ $ref: getSchemaPath(BaseResponseDoc) }, { $ref: getSchemaPath(fields) }] }, { $ref: getSchemaPath(BansNotFoundDoc) }] },
+    }),
+  );
+}
 const limited = ApiErrors([429, 'Over the per-address read limit, without a CAPTCHA token (X-reCAPTCHA-Token) that verifies.']);
 
 const options = (input: BansListQueryDto): ListOptions => ({ allItems: input.all_items === true, activeOnly: input.active_only !== false });
@@ -24,7 +35,6 @@ const options = (input: BansListQueryDto): ListOptions => ({ allItems: input.all
  * them anyway (a player named `mcbans` is reached by uuid).
  */
 @ApiTags(BANS_SITE_TAG)
-@ApiExtraModels(BansNotFoundDoc)
 @Controller('v2/bans')
 export class BansController {
   constructor(private readonly bans: BansSiteService) {}
@@ -73,8 +83,7 @@ export class BansController {
   @AnswersIn('base-soft-not-found', { captchaOverLimit: true })
   @ApiOperation({ summary: "Every record of one player, all five kinds, every state" })
   @ApiPathParam('player', { type: 'string', pattern: SITE_PLAYER_ID_PATTERN.source }, 'Game id (any case), uuid with or without hyphens, or chat id.')
-  @ApiEnvelope(200, "`data` with the five arrays, newest first.", PlayerBansAnswerDoc)
-  @softNotFound('An unknown player')
+  @ApiBansAnswer('`data` with the five arrays, newest first.', PlayerBansAnswerDoc, 'An unknown player')
   @limited
   player(@Input() input: BansPlayerPathDto): Promise<object> {
     return this.bans.playerBans(input.player);
@@ -86,8 +95,7 @@ export class BansController {
   // Documented as the records that exist; any other text is answered as an unknown record, not a 400.
   @ApiPathParam('kind', { type: 'string', enum: [...BAN_SITE_KINDS] }, 'gban, lban, vban, eban or chatban.')
   @ApiPathParam('id', { type: 'string', pattern: RECORD_ID_PATTERN.source }, 'The ban id (gban, lban) or the punishment id.')
-  @ApiEnvelope(200, 'The record (its fields depend on the kind) and `proofs`.', BanDetailAnswerDoc)
-  @softNotFound('An unknown kind or record, or an id that is no record id')
+  @ApiBansAnswer('The record (its fields depend on the kind) and `proofs`.', BanDetailAnswerDoc, 'An unknown kind or record, or an id that is no record id')
   @limited
   details(@Input() input: BansDetailPathDto): Promise<object> {
     return this.bans.details(input.kind, input.id);

@@ -111,6 +111,17 @@ describe(preparePicture.name, () => {
     expect({ pages: after.pages, delay: after.delay, loop: after.loop, pageHeight: after.pageHeight }).toEqual({ pages: frames, delay: [100, 200, 300], loop: 0, pageHeight: 6 });
   });
 
+  it('keeps an animated WebP animated', async () => {
+    const raw = Buffer.alloc(8 * 6 * 2 * 4, 255);
+    raw.fill(0, 0, 8 * 6 * 4);
+    const webp = await sharp(raw, { raw: { width: 8, height: 12, channels: 4, pageHeight: 6 } })
+      .webp({ loop: 0, delay: [150, 250] })
+      .toBuffer();
+    const prepared = await preparePicture(webp);
+    const after = await sharp(prepared.bytes, { animated: true }).metadata();
+    expect({ contentType: prepared.contentType, height: prepared.height, pages: after.pages, delay: after.delay }).toEqual({ contentType: 'image/webp', height: 6, pages: 2, delay: [150, 250] });
+  });
+
   it('removes EXIF from a JPEG (turning it upright first) and text chunks from a PNG', async () => {
     const jpeg = await sharp({ create: { width: 8, height: 4, channels: 3, background: '#36c' } })
       .jpeg()

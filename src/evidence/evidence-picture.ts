@@ -8,6 +8,9 @@
 import { randomBytes } from 'node:crypto';
 import sharp, { type Metadata, type OutputInfo, type Sharp, type SharpOptions } from 'sharp';
 
+// Each picture is decoded once: libvips' operation cache (up to 50 MB by default) would only hold memory.
+sharp.cache(false);
+
 export type PictureType = 'png' | 'jpeg' | 'webp' | 'gif';
 
 const CONTENT_TYPES: Record<PictureType, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif' };
