@@ -3343,13 +3343,23 @@ export interface components {
              */
             url: string;
         };
+        RecordHistoryEntryDoc: {
+            /** @example 2026-11-22T03:04:05.000Z */
+            at: string;
+            /** @example apikey:console */
+            actor: string;
+            /** @enum {string} */
+            action: "lifted" | "note" | "evidence-added" | "evidence-removed";
+            /** @description The lift's reason, the new note (null when cleared), or the picture's name. */
+            detail: string | null;
+        };
         RecordPageDoc: {
             record: components["schemas"]["RecordDetailDoc"];
             note: string | null;
             /** @description Oldest first. */
             evidence: components["schemas"]["EvidenceFileDoc"][];
             /** @description Oldest first. */
-            history: components["schemas"]["HistoryEntryDoc"][];
+            history: components["schemas"]["RecordHistoryEntryDoc"][];
         };
         RecordPageResponseDoc: {
             data: components["schemas"]["RecordPageDoc"];

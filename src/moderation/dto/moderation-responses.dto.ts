@@ -244,7 +244,8 @@ export class EvidenceFileDoc {
   url: string;
 }
 
-class HistoryEntryDoc {
+/** Named apart from the city history's HistoryEntryDoc: OpenAPI schemas are named by class, and two of one name become one. */
+class RecordHistoryEntryDoc {
   @ApiProperty({ example: TIME_EXAMPLE })
   at: string;
 
@@ -268,8 +269,8 @@ class RecordPageDoc {
   @ApiProperty({ type: [EvidenceFileDoc], description: 'Oldest first.' })
   evidence: EvidenceFileDoc[];
 
-  @ApiProperty({ type: [HistoryEntryDoc], description: 'Oldest first.' })
-  history: HistoryEntryDoc[];
+  @ApiProperty({ type: [RecordHistoryEntryDoc], description: 'Oldest first.' })
+  history: RecordHistoryEntryDoc[];
 }
 
 export class RecordPageResponseDoc {
