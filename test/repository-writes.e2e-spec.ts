@@ -284,7 +284,7 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     ApiKeysRepository: ['getById', 'getAll', 'getByHash'],
     BanlistRepository: ['getUser', 'getBan', 'getKnownPlayerUuids', 'getBansOfPlayer'],
     SyncLeasesRepository: ['getLease'],
-    SyncRunsRepository: ['getLastRun'],
+    SyncRunsRepository: ['getLastRun', 'getRecentRuns'],
     CitiesRepository: ['getAll', 'getById', 'getByNameKey', 'getByIdAndNameKey', 'getByOwner', 'exists', 'getRecord', 'getViewIn', 'getRegisteredRecord', 'getNameHolder', 'getClaimedRegionsInBox', 'countClaimedByOwner', 'getStatesByOwner'],
     CityAuditRepository: ['getByCity'],
     CityRequestsRepository: ['getViews', 'getViewsByRequester', 'viewPage', 'getViewIn', 'getById', 'getPending', 'getPendingOfCity', 'getPendingRegionsInBox'],

@@ -2631,6 +2631,15 @@ export interface components {
             schedule: string | null;
             /** @description True while a run (on any instance) holds the sync lease. */
             inProgress: boolean;
+            /** @description Whether a sync can run here at all: false without an upstream (BANLIST_SOURCE_URL), when a run is refused with 503. */
+            enabled: boolean;
+            /**
+             * @description Why a sync cannot run: `no_source_url` (BANLIST_SOURCE_URL not set); null when enabled.
+             * @enum {string|null}
+             */
+            offReason: "no_source_url" | null;
+            /** @description The last finished runs (any instance, at most 5), newest first; empty before the first. */
+            recentRuns: components["schemas"]["SyncSummaryDoc"][];
         };
         SiteErrorDoc: {
             /**

@@ -55,11 +55,28 @@ export function age(iso: string, now = Date.now()): string {
   return format.format(0, 'minute');
 }
 
+/**
+ * A time in the browser's zone, with the zone named ("27 Nov 2026, 20:43 GMT+9", "2026/11/27
+ * 20:43 JST"): operators in different zones compare times, and the service's own are UTC. The
+ * short zone name is the locale's (an abbreviation where it has one, else an offset).
+ */
 export function dateTime(iso: string | null | undefined): string {
   if (!iso) {
     return '—';
   }
-  return new Intl.DateTimeFormat(lang.value === 'ja' ? 'ja-JP' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(lang.value === 'ja' ? 'ja-JP' : 'en-GB', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  }).format(new Date(iso));
+}
+
+/** A club group in words ("Member", "Club admin"); a group this console does not know is shown as stored. */
+export function groupName(group: string): string {
+  return group === 'admin' ? t('groupAdmin') : group === 'default' ? t('groupDefault') : group;
 }
 
 export function number(value: number): string {

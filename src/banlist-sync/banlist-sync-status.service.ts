@@ -13,11 +13,23 @@ export interface SyncStatus {
   /** The cron expression (UTC) this instance syncs on; null when its schedule is off. */
   schedule: string | null;
   inProgress: boolean;
+  /** Whether a sync can run at all here (an upstream is configured); the console says so before any click. */
+  enabled: boolean;
+  /** Why it cannot: `no_source_url` when BANLIST_SOURCE_URL is not set; null when enabled. */
+  offReason: SyncOffReason | null;
+  /** The last finished runs (any instance), newest first, at most RECENT_RUNS. */
+  recentRuns: SyncSummary[];
 }
+
+export type SyncOffReason = 'no_source_url';
+
+/** How many finished runs the status lists (the console shows them as a short table). */
+export const RECENT_RUNS = 5;
 
 /**
  * The last finished run (any instance), this instance's schedule and next run, and whether a run
- * holds the lease. The console says from `schedule` whether syncs also run by themselves.
+ * holds the lease. The console says from `schedule` whether syncs also run by themselves, and from
+ * `enabled`/`offReason` that a sync cannot run at all here, before anyone clicks.
  */
 @Injectable()
 export class BanlistSyncStatusService {
@@ -29,12 +41,17 @@ export class BanlistSyncStatusService {
   ) {}
 
   async status(): Promise<SyncStatus> {
+    const enabled = Boolean(this.config.BANLIST_SOURCE_URL);
+    const recentRuns = await this.runs.getRecentRuns(RECENT_RUNS);
     const job = this.registry?.doesExist('cron', BANLIST_SYNC_JOB) ? this.registry.getCronJob(BANLIST_SYNC_JOB) : undefined;
     return {
-      lastRun: await this.runs.getLastRun(),
+      lastRun: recentRuns[0] ?? null,
       nextRunAt: job ? job.nextDate().toJSDate().toISOString() : null,
       schedule: job ? this.config.BANLIST_SYNC_CRON : null,
       inProgress: await this.leases.isHeld(BANLIST_SYNC_LEASE),
+      enabled,
+      offReason: enabled ? null : 'no_source_url',
+      recentRuns,
     };
   }
 }

@@ -17,6 +17,9 @@ interface SyncRunRow {
 const LAST_RUN_SQL =
   'SELECT players, updated, failed, removed_bans AS removedBans, started_at AS startedAt, finished_at AS finishedAt ' +
   'FROM banlist_sync_runs ORDER BY finished_at DESC, id DESC LIMIT 1';
+const RECENT_RUNS_SQL =
+  'SELECT players, updated, failed, removed_bans AS removedBans, started_at AS startedAt, finished_at AS finishedAt ' +
+  'FROM banlist_sync_runs ORDER BY finished_at DESC, id DESC LIMIT ?';
 const INSERT_SQL = 'INSERT INTO banlist_sync_runs (triggered_by, players, updated, failed, removed_bans, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)';
 
 /** The record of ban-list sync runs: the one writer of `banlist_sync_runs` (no cached read depends on it). */
@@ -38,6 +41,15 @@ export class SyncRunsRepository {
 
   async getLastRun(): Promise<SyncSummary | null> {
     const row = await this.reader.one<SyncRunRow>(LAST_RUN_SQL);
-    return row ? { ...row, startedAt: isoTime(row.startedAt)!, finishedAt: isoTime(row.finishedAt)! } : null;
+    return row ? toSummary(row) : null;
   }
+
+  /** The last `limit` finished runs (any instance), newest first. */
+  async getRecentRuns(limit: number): Promise<SyncSummary[]> {
+    return (await this.reader.all<SyncRunRow>(RECENT_RUNS_SQL, [limit])).map(toSummary);
+  }
+}
+
+function toSummary(row: SyncRunRow): SyncSummary {
+  return { ...row, startedAt: isoTime(row.startedAt)!, finishedAt: isoTime(row.finishedAt)! };
 }

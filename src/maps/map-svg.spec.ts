@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { findAll, parseXml, polygonPoints } from '../../test/support/svg';
-import { boxAround, escapeXml, gridStep, labelPoint, MAX_MAP_SIDE, parseBbox, renderMapSvg } from './map-svg';
+import { boxAround, escapeXml, estimateTextWidth, gridStep, labelPoint, MAX_MAP_SIDE, parseBbox, renderMapSvg } from './map-svg';
 
 const square = (x: number, z: number, size: number) => [
   { x, z },
@@ -161,6 +161,106 @@ describe('renderMapSvg', () => {
     const width = 'Minato'.length * Number(name.attributes['font-size']) * 0.6;
     expect(Number(name.attributes.x) + width / 2).toBeLessThanOrEqual(box.maxX);
     expect(Number(name.attributes.x) - width / 2).toBeGreaterThanOrEqual(box.minX);
+  });
+
+  /** Every text's box in outer pixels (from the renderer's own width estimate and the fonts' line extents). */
+  function textBoxes(text: string): Array<{ text: string; kind: string; left: number; right: number; top: number; bottom: number }> {
+    const svg = parseXml(text);
+    const inner = findAll(svg, 'svg').find((element) => element.attributes.class === 'map')!;
+    const [minX, minZ, spanX] = inner.attributes.viewBox.split(' ').map(Number);
+    const scale = Number(inner.attributes.width) / spanX;
+    const offset = { x: Number(inner.attributes.x), y: Number(inner.attributes.y) };
+    return findAll(svg, 'text').map((element) => {
+      const innerText = element.attributes.class === 'name' || element.attributes.class === 'corner-label';
+      const fontPx = innerText ? Number(element.attributes['font-size']) * scale : 13;
+      const x = innerText ? offset.x + (Number(element.attributes.x) - minX) * scale : Number(element.attributes.x);
+      const y = innerText ? offset.y + (Number(element.attributes.y) - minZ) * scale : Number(element.attributes.y);
+      const width = estimateTextWidth(element.text, fontPx, element.attributes['font-weight'] === 'bold');
+      const anchor = element.attributes['text-anchor'] ?? 'start';
+      const left = anchor === 'end' ? x - width : anchor === 'middle' ? x - width / 2 : x;
+      return { text: element.text, kind: element.attributes.class ?? 'caption', left, right: left + width, top: y - 0.93 * fontPx, bottom: y + 0.24 * fontPx };
+    });
+  }
+
+  function expectNoOverlap(boxes: ReturnType<typeof textBoxes>): void {
+    for (const [i, a] of boxes.entries()) {
+      for (const b of boxes.slice(i + 1)) {
+        const overlap = a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+        expect(overlap ? `${a.text} covers ${b.text}` : '').toBe('');
+      }
+    }
+  }
+
+  it('thins the ticks until their values have room, at a phone width', () => {
+    const svg = renderMapSvg([{ name: 'Far east', corners: square(2200, 0, 600) }], { title: 't', size: 200, box: { minX: 2150, minZ: -50, maxX: 2850, maxZ: 650 } });
+    const boxes = textBoxes(svg);
+    const xTicks = boxes.filter((entry) => entry.kind === 'tick-x');
+    expect(xTicks.length).toBeGreaterThanOrEqual(2);
+    expectNoOverlap(boxes);
+  });
+
+  it('labels a corner two outlines share once, and keeps "(now)" and "(requested)" apart', () => {
+    const svg = parseXml(
+      renderMapSvg(
+        [
+          { name: 'Minato (now)', corners: square(-60, -20, 30), style: 'current' },
+          { name: 'Minato (requested)', corners: square(-60, -20, 45), style: 'requested' },
+        ],
+        { title: 't', cornerLabels: true, size: 540 },
+      ),
+    );
+    const corners = findAll(svg, 'text').filter((text) => text.attributes.class === 'corner-label').map((text) => text.text);
+    expect(corners.filter((text) => text === '(-60, -20)')).toHaveLength(1);
+    expect(new Set(corners).size).toBe(corners.length);
+    expectNoOverlap(textBoxes(renderMapSvg([
+      { name: 'Minato (now)', corners: square(-60, -20, 30), style: 'current' },
+      { name: 'Minato (requested)', corners: square(-60, -20, 45), style: 'requested' },
+    ], { title: 't', cornerLabels: true, size: 540 })));
+  });
+
+  it('puts a name too long for its outline beside it or shortens it, the whole name in the tooltip', () => {
+    const long = 'Shin-Yokohama Riverside Garden Terrace';
+    const svg = parseXml(renderMapSvg([{ name: long, corners: square(0, 0, 10) }, { name: 'B', corners: square(12, 0, 10) }], { title: 't', size: 120, box: { minX: -4, minZ: -4, maxX: 26, maxZ: 14 } }));
+    const name = findAll(svg, 'text').find((text) => text.attributes['data-name'] === long);
+    const polygon = findAll(svg, 'polygon').find((element) => element.attributes['data-name'] === long)!;
+    // Either not drawn whole (shortened with "…", or left out) with the outline's tooltip, or drawn whole outside the outline.
+    if (!name || name.text !== long) {
+      expect(findAll(polygon, 'title')[0]?.text).toBe(long);
+      if (name) {
+        expect(name.text.endsWith('…')).toBe(true);
+      }
+    }
+    expectNoOverlap(textBoxes(renderMapSvg([{ name: long, corners: square(0, 0, 10) }, { name: 'B', corners: square(12, 0, 10) }], { title: 't', size: 120, box: { minX: -4, minZ: -4, maxX: 26, maxZ: 14 } })));
+  });
+
+  it('never overlaps or clips any text, whatever the outlines and the size', () => {
+    const shape = fc.record({
+      name: fc.stringMatching(/^[A-Za-z ()-]{1,24}$/),
+      x: fc.integer({ min: -300, max: 300 }),
+      z: fc.integer({ min: -300, max: 300 }),
+      side: fc.integer({ min: 2, max: 200 }),
+      style: fc.constantFrom('city' as const, 'current' as const, 'requested' as const),
+    });
+    fc.assert(
+      fc.property(fc.array(shape, { minLength: 1, maxLength: 8 }), fc.integer({ min: 200, max: 900 }), fc.boolean(), (shapes, size, cornerLabels) => {
+        const text = renderMapSvg(
+          shapes.map((entry) => ({ name: entry.name, corners: square(entry.x, entry.z, entry.side), style: entry.style })),
+          { title: 't', size, cornerLabels },
+        );
+        const boxes = textBoxes(text);
+        const outer = findAll(parseXml(text), 'svg')[0];
+        const width = Number(outer.attributes.width);
+        const height = Number(outer.attributes.height);
+        for (const entry of boxes) {
+          expect(entry.left).toBeGreaterThanOrEqual(-0.5);
+          expect(entry.right).toBeLessThanOrEqual(width + 0.5);
+          expect(entry.top).toBeGreaterThanOrEqual(-0.5);
+          expect(entry.bottom).toBeLessThanOrEqual(height + 0.5);
+        }
+        expectNoOverlap(boxes);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('uses no style attributes and no scripts (a strict CSP can inline it)', () => {

@@ -231,6 +231,13 @@ describe('operator console (browser)', () => {
     await expect(page.getByRole('alert').textContent()).resolves.toContain('does not have the operator scope');
     await signInWithKey(page, 'csk_unknownunknownunknownunknownunknown1234');
     await page.getByRole('alert').filter({ hasText: 'Unknown API key' }).waitFor();
+    // The error belongs to the API-key form: switching to the club-admin sign-in (and back) clears it.
+    await page.getByRole('button', { name: 'Club admin account' }).click();
+    await page.getByLabel('Game id or uuid').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.getByRole('button', { name: 'Operator API key' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     expect(await sessionCookie(page)).toBeUndefined();
     await page.close();
@@ -433,6 +440,11 @@ describe('operator console (browser)', () => {
       const summary = page.getByRole('status').filter({ hasText: 'Players' });
       await summary.waitFor();
       expect(await summary.textContent()).toMatch(/Players\s*\d+/);
+      // The sync is on here: the page lists the last runs, newest first, each time with its zone.
+      const runs = page.locator('.recent-runs li');
+      await runs.first().waitFor();
+      expect(await runs.first().locator('.mono').textContent()).toMatch(/(UTC|GMT[+−-]\d+(:\d\d)?|[A-Z]{2,5})$/);
+      expect(await page.getByText('The sync is off on this server').count()).toBe(0);
     });
 
     it('signs out: the session ends on the server and its old cookie is refused', async () => {

@@ -129,4 +129,13 @@ export class SyncStatusDoc {
 
   @ApiProperty({ description: 'True while a run (on any instance) holds the sync lease.' })
   inProgress: boolean;
+
+  @ApiProperty({ description: 'Whether a sync can run here at all: false without an upstream (BANLIST_SOURCE_URL), when a run is refused with 503.' })
+  enabled: boolean;
+
+  @ApiProperty({ nullable: true, type: String, enum: ['no_source_url'], description: 'Why a sync cannot run: `no_source_url` (BANLIST_SOURCE_URL not set); null when enabled.' })
+  offReason: 'no_source_url' | null;
+
+  @ApiProperty({ type: [SyncSummaryDoc], description: 'The last finished runs (any instance, at most 5), newest first; empty before the first.' })
+  recentRuns: SyncSummaryDoc[];
 }
