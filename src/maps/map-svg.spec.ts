@@ -153,14 +153,19 @@ describe('renderMapSvg', () => {
     }
   });
 
-  it("keeps a neighbour's whole name inside the view when the neighbour reaches in from the edge", () => {
+  it("keeps a neighbour's name inside the view when the neighbour reaches in from the edge: whole, or shortened with the whole in its tooltip", () => {
     const box = { minX: 0, minZ: 0, maxX: 100, maxZ: 100 };
     // Most of the neighbour lies to the right of the view: its centre (x 115) is outside it.
     const svg = parseXml(renderMapSvg([{ name: 'Minato', corners: square(90, 40, 50) }], { title: 't', box, size: 300 }));
     const name = findAll(svg, 'text').find((text) => text.attributes.class === 'name')!;
-    const width = 'Minato'.length * Number(name.attributes['font-size']) * 0.6;
+    const width = estimateTextWidth(name.text, 13) / 3;
     expect(Number(name.attributes.x) + width / 2).toBeLessThanOrEqual(box.maxX);
     expect(Number(name.attributes.x) - width / 2).toBeGreaterThanOrEqual(box.minX);
+    // Not cut mid-word without saying so ("Minat"): a shortened name ends with "…", and the outline names it whole.
+    if (name.text !== 'Minato') {
+      expect(name.text).toMatch(/^Mi.*…$/);
+      expect(findAll(findAll(svg, 'polygon')[0], 'title')[0].text).toBe('Minato');
+    }
   });
 
   /** Every text's box in outer pixels (from the renderer's own width estimate and the fonts' line extents). */

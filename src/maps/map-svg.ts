@@ -470,8 +470,9 @@ interface Layout {
 
 /**
  * Where an outline's name goes: inside the outline (at its label point, or a line above or below)
- * where it fits whole; else beside the outline (below, above, right, left); else shortened inside;
- * else nowhere (the outline's tooltip names it). Null when no spot is free.
+ * where it fits whole; else beside the outline (below, above, right, left); else shortened inside
+ * (a neighbour cut by the view's edge: shortened inside before beside); else nowhere (the
+ * outline's tooltip names it). Null when no spot is free.
  */
 function placeName(shape: MapShape, layout: Layout & { fontPx: number; view: PixelRect }): NamePlacement | null {
   const { space, measure, fontPx, toPx, toBlocks, view } = layout;
@@ -521,6 +522,33 @@ function placeName(shape: MapShape, layout: Layout & { fontPx: number; view: Pix
       return placed;
     }
   }
+  // Shortened: the longest start of the name that fits inside, with "…" (two characters at least).
+  const shortened = (): NamePlacement | null => {
+    const chars = [...shape.name];
+    for (let keep = chars.length - 1; keep >= 2; keep--) {
+      const text = `${chars.slice(0, keep).join('')}…`;
+      if (measure(text, fontPx) + 4 > room.right - room.left) {
+        continue;
+      }
+      for (const [x, top] of insideSpots(text)) {
+        const placed = tryAt(text, x, top, true);
+        if (placed) {
+          return placed;
+        }
+      }
+      return null;
+    }
+    return null;
+  };
+  // A neighbour cut by the view's edge is context: a short name inside it reads better than a
+  // whole one beside it, over the outlines under review.
+  const cut = room.left > topLeft.x || room.right < bottomRight.x || room.top > topLeft.z || room.bottom < bottomRight.z;
+  if (cut) {
+    const placed = shortened();
+    if (placed) {
+      return placed;
+    }
+  }
   const w = measure(shape.name, fontPx) + 2;
   const middleX = clamp((room.left + room.right) / 2, view.left + w / 2, view.right - w / 2);
   const middleTop = clamp(point.z - height / 2, view.top, view.bottom - height);
@@ -531,27 +559,18 @@ function placeName(shape: MapShape, layout: Layout & { fontPx: number; view: Pix
     [room.left - GAP_PX - w / 2, middleTop],
   ];
   for (const [x, top] of beside) {
+    // Beside means next to it: a label pushed along the edge of the view until its middle is no
+    // longer over or level with the outline would name its neighbour instead; shortening is clearer.
+    const level = top + height / 2 >= room.top && top + height / 2 <= room.bottom;
+    if (!(x >= room.left && x <= room.right) && !level) {
+      continue;
+    }
     const placed = tryAt(shape.name, x, top, false);
     if (placed) {
       return placed;
     }
   }
-  // Shortened: the longest start of the name that fits inside, with "…" (two characters at least).
-  const chars = [...shape.name];
-  for (let keep = chars.length - 1; keep >= 2; keep--) {
-    const text = `${chars.slice(0, keep).join('')}…`;
-    if (measure(text, fontPx) + 4 > room.right - room.left) {
-      continue;
-    }
-    for (const [x, top] of insideSpots(text)) {
-      const placed = tryAt(text, x, top, true);
-      if (placed) {
-        return placed;
-      }
-    }
-    return null;
-  }
-  return null;
+  return cut ? null : shortened();
 }
 
 /** Inside the polygon or on its edge (a text touching a rectangle's side from inside counts as in). */
