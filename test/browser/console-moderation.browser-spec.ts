@@ -106,16 +106,16 @@ const WORDS = {
 } as const;
 
 const RUNS = [
-  { lang: 'ja', width: 390 },
+  { lang: 'ja', width: 375 },
   { lang: 'ja', width: 1440 },
-  { lang: 'en', width: 390 },
+  { lang: 'en', width: 375 },
   { lang: 'en', width: 1440 },
 ] as const;
 const runName = (run: (typeof RUNS)[number]): string => `${run.lang}-${run.width}`;
 
 /**
  * The console's Players and Bans tabs (docs/console-and-maps.md, Players and Bans) in Debian's
- * Chromium against the real service on SQLite, in Japanese and English at 390 and 1440 px: a
+ * Chromium against the real service on SQLite, in Japanese and English at 375 and 1440 px: a
  * search, a player's page, a record opened from it, a note saved, a PNG attached and removed, a
  * punishment lifted, and the list's filters and paging. Every state is photographed into OUT, and
  * nothing may stick out sideways or log an error.
@@ -392,7 +392,7 @@ describe('console moderation tabs (browser)', () => {
 
   it('gives a club admin the Players and Bans tabs (not the ban-list sync), and shows a refused picture and a refused lift with message_ja', async () => {
     browser.problems.length = 0;
-    const page = await browser.page(390, 844);
+    const page = await browser.page(375, 812);
     await page.context().clearCookies();
     await page.goto(`${app.baseUrl}/console?lang=ja`);
     await page.getByRole('button', { name: 'クラブ管理者' }).click();
@@ -413,7 +413,7 @@ describe('console moderation tabs (browser)', () => {
     await record.getByLabel(new RegExp(WORDS.ja.attach)).setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: text });
     await record.getByRole('alert').filter({ hasText: expected }).waitFor();
     expect(await record.locator('.evidence img').count()).toBe(0);
-    await shoot(page, 'record-refused-ja-390');
+    await shoot(page, 'record-refused-ja-375');
 
     // Lifted by an operator meanwhile: the admin's lift is a 409, said in Japanese, and the page shows the record lifted.
     const id = await chatbanId();
@@ -425,7 +425,7 @@ describe('console moderation tabs (browser)', () => {
     await record.getByRole('alert').filter({ hasText: again.body.message_ja }).waitFor();
     await record.locator('.state.lifted').waitFor();
     await record.getByText('Done by another operator').first().waitFor();
-    await shoot(page, 'record-lift-refused-ja-390');
+    await shoot(page, 'record-lift-refused-ja-375');
     // The refused upload and lift are the failed requests of this page (the browser logs each 4xx).
     expect(browser.problems.filter((problem) => !/status of (415|409)/.test(problem))).toEqual([]);
     await page.close();

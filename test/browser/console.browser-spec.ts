@@ -445,6 +445,17 @@ describe('operator console (browser)', () => {
       await runs.first().waitFor();
       expect(await runs.first().locator('.mono').textContent()).toMatch(/(UTC|GMT[+−-]\d+(:\d\d)?|[A-Z]{2,5})$/);
       expect(await page.getByText('The sync is off on this server').count()).toBe(0);
+      // The pictures of the page with the sync on (docs/console/banlist-on-*.png are copies of these).
+      for (const [lang, button] of [['en', 'English'], ['ja', '日本語']] as const) {
+        await page.getByRole('button', { name: button }).click();
+        for (const width of [1440, 375]) {
+          await page.setViewportSize({ width, height: width > 1000 ? 900 : 812 });
+          await expectNoSidewaysScroll(page);
+          await screenshot(page, `banlist-on-${lang}-${width}`);
+        }
+      }
+      await page.getByRole('button', { name: 'English' }).click();
+      await page.setViewportSize({ width: 1440, height: 900 });
     });
 
     it('signs out: the session ends on the server and its old cookie is refused', async () => {
