@@ -125,6 +125,14 @@ describe('console pages at both widths and in both languages (browser)', () => {
           await drawing.locator(`polygon.${kind}`).first().waitFor();
         }
         await request.locator('.conflicts, .ok').first().waitFor();
+        // Before → after: the blocks and corners now, then the requested ones.
+        const blocks = request.locator('dd.change-value[data-field="count"]');
+        await blocks.waitFor();
+        expect(await blocks.locator('.before').textContent()).toMatch(/900/);
+        expect(await blocks.locator('.after').textContent()).toMatch(/2,025/);
+        expect(await request.locator('dd[data-field="corners"] .before').textContent()).toContain('(-31, 9)');
+        expect(await request.locator('dd[data-field="corners"] .after').textContent()).toContain('(-16, 24)');
+        expect(await request.locator('dd.change-value[data-field="remarks"] .before').textContent()).toBe('Harbour district');
         await expectClearMaps(page);
         await shoot(page, `review-${suffix}`);
         await request.locator('button.request-head').click();
