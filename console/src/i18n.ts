@@ -74,6 +74,11 @@ export function dateTime(iso: string | null | undefined): string {
   }).format(new Date(iso));
 }
 
+/** The browser's time zone ("Asia/Tokyo", "UTC"): the days of the date filters are its days. */
+export function browserTimeZone(): string {
+  return new Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
 /** A club group in words ("Member", "Club admin"); a group this console does not know is shown as stored. */
 export function groupName(group: string): string {
   return group === 'admin' ? t('groupAdmin') : group === 'default' ? t('groupDefault') : group;

@@ -349,6 +349,8 @@ describe('console moderation tabs (browser)', () => {
       await tab(page, words.bans).click();
       await page.locator('.record-list li').first().waitFor();
       await page.getByRole('button', { name: words.more }).waitFor();
+      // The day filters say whose days they are: the browser's zone (this machine's, as Node's).
+      expect(await page.locator('#filter-days-zone').textContent()).toContain(Intl.DateTimeFormat().resolvedOptions().timeZone);
       await shoot(page, `bans-${suffix}`);
       const filters = page.locator('form.filters');
       for (const kind of ['vban', 'eban', 'chatban', 'gban', 'lban']) {
