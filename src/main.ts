@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   }
   const app = await createApp(config);
   drainOnSignals(app);
-  await app.listen({ port: config.PORT, host: config.HOST });
+  await app.listen({ port: config.PORT, host: config.listenHost });
 }
 
 main().catch((error: unknown) => {
