@@ -565,7 +565,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const errors = validateSync(config, { whitelist: false });
   if (errors.length > 0) {
     const accepts = acceptedValues(AppConfig);
-    const lines = errors.map((error) => `${error.property}: ${describeProblem(error, supplied[error.property], accepts.get(error.property))}`);
+    const lines = errors.map((error) => {
+      const reason = describeProblem(error, supplied[error.property], accepts.get(error.property));
+      // Most reasons start with the variable's name already ("PORT=abc is not a number").
+      return reason.startsWith(error.property) ? reason : `${error.property}: ${reason}`;
+    });
     throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
   }
   const trustProxy = parseTrustProxy(config.TRUST_PROXY);

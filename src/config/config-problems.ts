@@ -37,6 +37,7 @@ export function acceptedValues(target: new () => object): Map<string, Accepts> {
       case 'max':
         entry.max = constraint as number;
         break;
+      case undefined:
       default:
         break;
     }
