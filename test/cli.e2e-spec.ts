@@ -204,7 +204,11 @@ describe('command line (e2e)', () => {
     const url = new URL(app.database.url);
     url.pathname = '/community_no_such_database';
     const missing = url.toString();
-    for (const args of [['apikey:list'], ['backup', '--out', join(tmpdir(), 'never-written.backup')], ['restore', '--from', join(tmpdir(), 'never-read.backup')]]) {
+    // A sound backup to restore: the refusal must come from the database, not the file.
+    const folder = mkdtempSync(join(tmpdir(), 'community-cli-missing-'));
+    const backupFile = join(folder, 'sound.backup');
+    expect(await runCli(['backup', '--out', backupFile, '--json'], env)).toMatchObject({ code: 0 });
+    for (const args of [['apikey:list'], ['backup', '--out', join(folder, 'never-written.backup')], ['restore', '--from', backupFile]]) {
       const result = await runCli(args, { DATABASE_URL: missing });
       expect({ args, code: result.code }).toEqual({ args, code: 2 });
       expect(result.stderr).toContain(`The database community_no_such_database does not exist on ${url.hostname}:${url.port || '3306'} (DATABASE_URL)`);
@@ -213,6 +217,8 @@ describe('command line (e2e)', () => {
     }
     const json = await runCli(['apikey:list', '--json'], { DATABASE_URL: missing });
     expect(parseOneJson(json.stdout)).toEqual({ error: expect.stringContaining('community_no_such_database') });
+    expect(existsSync(join(folder, 'never-written.backup'))).toBe(false);
+    rmSync(folder, { recursive: true, force: true });
   }, 120_000);
 
   it('banlist:fake-upstream answers as the ban-list service would (Notch banned, anyone else unknown) until stopped, exit 0', async () => {

@@ -41,7 +41,7 @@ describe('the listening address and the start messages (e2e)', () => {
   });
 
   const start = (env: Record<string, string | undefined>) =>
-    startServerProcess({ entry: join(buildDir, 'main.js'), cwd: ROOT, env: { NODE_PATH: join(ROOT, 'node_modules'), DATABASE_URL: database.url, NODE_ENV: 'development', HOST: undefined, ...env } });
+    startServerProcess({ entry: join(buildDir, 'main.js'), cwd: ROOT, env: { NODE_PATH: join(ROOT, 'node_modules'), APP_VERSION: 'listen-host-test', DATABASE_URL: database.url, NODE_ENV: 'development', HOST: undefined, ...env } });
 
   it('without HOST and without CAPTCHA outside production: 127.0.0.1 only, and the warning says HOST=0.0.0.0 opens it', async () => {
     const server = await start({});
