@@ -2,7 +2,7 @@
 // Builds only what is older than its sources: the server (dist/, from src/) and the console
 // (console/dist/, from console/ and the few src/ files it imports), each on its own. `npm test`
 // (pretest) and `npm start` (prestart) run it, so a start with a fresh build takes seconds and a
-// change to the server alone does not rebuild the console (docs/operations.md, Starting).
+// change to the server alone does not rebuild the console (docs/deployment.md, One process on SQLite).
 // FORCE_BUILD=1 builds both.
 const { spawnSync } = require('node:child_process');
 const { existsSync, readdirSync, readFileSync, statSync } = require('node:fs');
