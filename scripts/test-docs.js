@@ -3,7 +3,10 @@
 //
 // Every fenced block with the info string `sh runnable` in README.md and docs/*.md is run, in
 // order, in one bash session per document (so variables carry over from block to block), against a
-// fresh server started from dist/ on a fresh SQLite database. When the next fenced block is a
+// fresh server started from dist/ on a fresh SQLite database. Each document is then run a second
+// time, in a new session against the same server and database: a reader follows a walk-through
+// more than once, so none may depend on a fresh database (taken names, per-owner city limits,
+// overlapping regions, ids sent twice). When the next fenced block is a
 // `text output` block, the run's stdout must match it: `…` inside a line matches any text on that
 // line, a line holding only `…` matches any number of lines. Without an output block, the block must
 // exit 0. The conventions are written for readers at the top of docs/README.md.
@@ -14,6 +17,8 @@
 //
 // DOCS_SHOW_OUTPUT=1 prints every block's output (to write a new `text output` block);
 // DOCS_SHOW_SERVER_LOG=1 prints the server's log after a failure.
+//
+// DOCS_RUNS=1 runs each document once (while writing one); the default is 2.
 //
 // Usage: node scripts/test-docs.js [--one-server] [FILE.md …]   (default: README.md and every docs/*.md)
 // --one-server runs every document against one server and database, in turn, as a reader would.
@@ -29,6 +34,10 @@ const { freePort } = require('./free-port');
 
 const ROOT = join(__dirname, '..');
 const BLOCK_TIMEOUT_MS = Number(process.env.DOCS_BLOCK_TIMEOUT_MS ?? 120_000);
+/** A variable the test's session has and a reader's shell may lack (BASE and DATABASE_URL have defaults a page sets). */
+const HARNESS_ONLY = /\$\{?TMPDIR\b/;
+/** How many times each document runs against its server: the second run proves it can be rerun. */
+const RUNS = Number(process.env.DOCS_RUNS ?? 2);
 
 /** The uuid the fake ban-list upstream knows a ban of (the walk-throughs' first player). */
 const BANNED_UUID = '069a79f4-44e9-4726-a5be-fca90e38aaf5';
@@ -309,47 +318,11 @@ async function runDocument(path, counts, shared) {
   let shell;
   try {
     environment ??= await startEnvironment(dir, options);
-    shell = startShell(dir, environment.server);
-    let broken = false;
-    for (const [index, block] of blocks.entries()) {
-      const label = `${name}:${block.line} (block ${index + 1} of ${blocks.length})`;
-      if (broken) {
-        counts.failed += 1;
-        process.stdout.write(`FAIL ${label}: not run, the shell ended before it\n`);
-        continue;
-      }
-      const started = Date.now();
-      const result = await shell.run(block.script);
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      let problem = null;
-      if (result.status === 'timeout') {
-        problem = `no end within ${BLOCK_TIMEOUT_MS / 1000} s`;
-        broken = true;
-      } else if (result.status === null) {
-        problem = 'the shell ended';
-        broken = true;
-      } else if (block.expected !== null && !outputMatches(block.expected, result.stdout)) {
-        problem = 'output differs';
-      } else if (block.expected === null && result.status !== 0) {
-        problem = `exit status ${result.status}`;
-      }
-      if (problem) {
-        counts.failed += 1;
-        process.stdout.write(`FAIL ${label}: ${problem} (${seconds} s)\n`);
-        if (block.expected !== null) {
-          process.stdout.write(`    expected:\n${indent(normalise(block.expected).join('\n'))}\n`);
-        }
-        process.stdout.write(`    stdout:\n${indent(normalise(result.stdout).join('\n'))}\n`);
-        if (result.stderr.trim()) {
-          process.stdout.write(`    stderr:\n${indent(normalise(result.stderr).join('\n'))}\n`);
-        }
-      } else {
-        counts.passed += 1;
-        process.stdout.write(`ok   ${label} (${seconds} s)\n`);
-        if (process.env.DOCS_SHOW_OUTPUT === '1') {
-          process.stdout.write(`${indent(normalise(result.stdout).join('\n'))}\n`);
-        }
-      }
+    for (let run = 1; run <= RUNS; run += 1) {
+      // A new session each run (no variable carries over), the same server and database.
+      shell?.stop();
+      shell = startShell(mkdtempSync(join(dir, `run-${run}-`)), environment.server);
+      await runBlocks(name, blocks, shell, counts, RUNS > 1 ? `run ${run} of ${RUNS}, ` : '');
     }
   } catch (error) {
     counts.failed += 1;
@@ -360,6 +333,53 @@ async function runDocument(path, counts, shared) {
       await environment.stop(counts.failed > failedBefore);
     }
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The blocks of one document, in order, in one session; one line per block. */
+async function runBlocks(name, blocks, shell, counts, runLabel) {
+  let broken = false;
+  for (const [index, block] of blocks.entries()) {
+    const label = `${name}:${block.line} (${runLabel}block ${index + 1} of ${blocks.length})`;
+    if (broken) {
+      counts.failed += 1;
+      process.stdout.write(`FAIL ${label}: not run, the shell ended before it\n`);
+      continue;
+    }
+    const started = Date.now();
+    const result = await shell.run(block.script);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    let problem = null;
+    if (HARNESS_ONLY.test(block.script)) {
+      problem = 'uses $TMPDIR, which only this test sets (a reader has none): make a folder with mktemp -d';
+    } else if (result.status === 'timeout') {
+      problem = `no end within ${BLOCK_TIMEOUT_MS / 1000} s`;
+      broken = true;
+    } else if (result.status === null) {
+      problem = 'the shell ended';
+      broken = true;
+    } else if (block.expected !== null && !outputMatches(block.expected, result.stdout)) {
+      problem = 'output differs';
+    } else if (block.expected === null && result.status !== 0) {
+      problem = `exit status ${result.status}`;
+    }
+    if (problem) {
+      counts.failed += 1;
+      process.stdout.write(`FAIL ${label}: ${problem} (${seconds} s)\n`);
+      if (block.expected !== null) {
+        process.stdout.write(`    expected:\n${indent(normalise(block.expected).join('\n'))}\n`);
+      }
+      process.stdout.write(`    stdout:\n${indent(normalise(result.stdout).join('\n'))}\n`);
+      if (result.stderr.trim()) {
+        process.stdout.write(`    stderr:\n${indent(normalise(result.stderr).join('\n'))}\n`);
+      }
+    } else {
+      counts.passed += 1;
+      process.stdout.write(`ok   ${label} (${seconds} s)\n`);
+      if (process.env.DOCS_SHOW_OUTPUT === '1') {
+        process.stdout.write(`${indent(normalise(result.stdout).join('\n'))}\n`);
+      }
+    }
   }
 }
 
