@@ -18,7 +18,9 @@
 // DOCS_SHOW_OUTPUT=1 prints every block's output (to write a new `text output` block);
 // DOCS_SHOW_SERVER_LOG=1 prints the server's log after a failure.
 //
-// DOCS_RUNS=1 runs each document once (while writing one); the default is 2.
+// DOCS_RUNS=1 runs each document once (while writing one); the default is 2. DOCS_JOBS=N runs N
+// documents side by side, each on its own server (default: 2, or 1 on one core); with more than
+// one, a document's lines are printed when it ends.
 //
 // Usage: node scripts/test-docs.js [--one-server] [FILE.md …]   (default: README.md and every docs/*.md)
 // --one-server runs every document against one server and database, in turn, as a reader would.
@@ -28,7 +30,7 @@
 const { spawn, spawnSync } = require('node:child_process');
 const { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } = require('node:fs');
 const { createServer: createHttpServer } = require('node:http');
-const { tmpdir } = require('node:os');
+const { availableParallelism, tmpdir } = require('node:os');
 const { join, relative, resolve } = require('node:path');
 const { freePort } = require('./free-port');
 
@@ -36,6 +38,8 @@ const ROOT = join(__dirname, '..');
 const BLOCK_TIMEOUT_MS = Number(process.env.DOCS_BLOCK_TIMEOUT_MS ?? 120_000);
 /** A variable the test's session has and a reader's shell may lack (BASE and DATABASE_URL have defaults a page sets). */
 const HARNESS_ONLY = /\$\{?TMPDIR\b/;
+/** Documents run side by side without --one-server (DOCS_JOBS; 1 prints each block as it ends). */
+const JOBS = Math.max(1, Number(process.env.DOCS_JOBS ?? Math.min(2, availableParallelism())));
 /** How many times each document runs against its server: the second run proves it can be rerun. */
 const RUNS = Number(process.env.DOCS_RUNS ?? 2);
 
@@ -292,10 +296,10 @@ async function startEnvironment(dir, options) {
     const server = await startServer(dir, options, fakes);
     return {
       server,
-      async stop(showLog) {
+      async stop(showLog, out = (text) => process.stdout.write(text)) {
         await server.stop();
         if (showLog && process.env.DOCS_SHOW_SERVER_LOG === '1') {
-          process.stdout.write(server.output.join(''));
+          out(server.output.join(''));
         }
         await fakes.banlist?.stop();
       },
@@ -306,14 +310,18 @@ async function startEnvironment(dir, options) {
   }
 }
 
-async function runDocument(path, counts, shared) {
+/**
+ * One document, each run in a new session against one server. `out` prints: straight to stdout,
+ * or into a buffer when documents run side by side (printed whole when the document ends).
+ */
+async function runDocument(path, counts, shared, out = (text) => process.stdout.write(text)) {
   const name = relative(ROOT, path);
   const { blocks, options } = parseDocument(readFileSync(path, 'utf8'));
   if (blocks.length === 0) {
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), 'test-docs-'));
-  const failedBefore = counts.failed;
+  const mine = { passed: 0, failed: 0 };
   let environment = shared;
   let shell;
   try {
@@ -322,28 +330,30 @@ async function runDocument(path, counts, shared) {
       // A new session each run (no variable carries over), the same server and database.
       shell?.stop();
       shell = startShell(mkdtempSync(join(dir, `run-${run}-`)), environment.server);
-      await runBlocks(name, blocks, shell, counts, RUNS > 1 ? `run ${run} of ${RUNS}, ` : '');
+      await runBlocks(name, blocks, shell, mine, RUNS > 1 ? `run ${run} of ${RUNS}, ` : '', out);
     }
   } catch (error) {
-    counts.failed += 1;
-    process.stdout.write(`FAIL ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    mine.failed += 1;
+    out(`FAIL ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
   } finally {
     shell?.stop();
     if (environment && environment !== shared) {
-      await environment.stop(counts.failed > failedBefore);
+      await environment.stop(mine.failed > 0, out);
     }
     rmSync(dir, { recursive: true, force: true });
+    counts.passed += mine.passed;
+    counts.failed += mine.failed;
   }
 }
 
 /** The blocks of one document, in order, in one session; one line per block. */
-async function runBlocks(name, blocks, shell, counts, runLabel) {
+async function runBlocks(name, blocks, shell, counts, runLabel, out) {
   let broken = false;
   for (const [index, block] of blocks.entries()) {
     const label = `${name}:${block.line} (${runLabel}block ${index + 1} of ${blocks.length})`;
     if (broken) {
       counts.failed += 1;
-      process.stdout.write(`FAIL ${label}: not run, the shell ended before it\n`);
+      out(`FAIL ${label}: not run, the shell ended before it\n`);
       continue;
     }
     const started = Date.now();
@@ -365,19 +375,19 @@ async function runBlocks(name, blocks, shell, counts, runLabel) {
     }
     if (problem) {
       counts.failed += 1;
-      process.stdout.write(`FAIL ${label}: ${problem} (${seconds} s)\n`);
+      out(`FAIL ${label}: ${problem} (${seconds} s)\n`);
       if (block.expected !== null) {
-        process.stdout.write(`    expected:\n${indent(normalise(block.expected).join('\n'))}\n`);
+        out(`    expected:\n${indent(normalise(block.expected).join('\n'))}\n`);
       }
-      process.stdout.write(`    stdout:\n${indent(normalise(result.stdout).join('\n'))}\n`);
+      out(`    stdout:\n${indent(normalise(result.stdout).join('\n'))}\n`);
       if (result.stderr.trim()) {
-        process.stdout.write(`    stderr:\n${indent(normalise(result.stderr).join('\n'))}\n`);
+        out(`    stderr:\n${indent(normalise(result.stderr).join('\n'))}\n`);
       }
     } else {
       counts.passed += 1;
-      process.stdout.write(`ok   ${label} (${seconds} s)\n`);
+      out(`ok   ${label} (${seconds} s)\n`);
       if (process.env.DOCS_SHOW_OUTPUT === '1') {
-        process.stdout.write(`${indent(normalise(result.stdout).join('\n'))}\n`);
+        out(`${indent(normalise(result.stdout).join('\n'))}\n`);
       }
     }
   }
@@ -423,9 +433,21 @@ async function main() {
       rmSync(dir, { recursive: true, force: true });
     }
   } else {
-    for (const file of files) {
-      await runDocument(file, counts);
-    }
+    // Documents side by side (each on its own server and database): most of a block's time is
+    // a command line starting, so two at once take about half the time on two cores.
+    const queue = [...files];
+    const worker = async () => {
+      for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+        if (JOBS === 1) {
+          await runDocument(file, counts);
+        } else {
+          const lines = [];
+          await runDocument(file, counts, undefined, (text) => lines.push(text));
+          process.stdout.write(lines.join(''));
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: JOBS }, worker));
   }
   process.stdout.write(`${counts.passed} passed, ${counts.failed} failed\n`);
   process.exit(counts.failed || counts.passed === 0 ? 1 : 0);
