@@ -20,6 +20,6 @@ export default defineConfig({
   },
   server: {
     // `npx vite console` during development: the API and the built pages come from the service.
-    proxy: { '^/(cities|club|users|maps|console/config.json)': 'http://127.0.0.1:3000' },
+    proxy: { '^/(cities|club|users|maps|moderation|evidence|console-session|console/config.json)': 'http://127.0.0.1:3000' },
   },
 });

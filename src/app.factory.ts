@@ -33,6 +33,8 @@ import { captchaProviderFor, consoleCsp, isConsolePath } from './console/console
 import { isEvidencePath, PUBLIC_EVIDENCE_HEADERS } from './evidence/evidence-path';
 import { isMapPath, PUBLIC_MAP_HEADERS } from './maps/map-file';
 import { MetricsService } from './metrics/metrics.service';
+import { EVIDENCE_BODY_LIMIT, EVIDENCE_UPLOAD_URL, registerImageBodyParser } from './moderation/image-body';
+import { REPEATABLE_RECORDS_QUERY, RECORDS_LIST_URL } from './moderation/records-query';
 import { PathHeaders, registerHttpHygiene, registerRateLimit } from './security/http-security';
 import { transportErrorHandlers } from './security/transport-errors';
 import { FindUserDto } from './users/dto/user-lookup.dto';
@@ -40,6 +42,18 @@ import { UsersController } from './users/users.controller';
 
 const SMALL_BODY_LIMIT = 64 * 1024;
 const LARGE_BODY_LIMIT = 1024 * 1024;
+
+/** The body limit of a route (docs/api.md, Requests and responses): the one exception is the evidence upload. */
+function bodyLimitOf(url: string): number {
+  if (url === EVIDENCE_UPLOAD_URL) {
+    return EVIDENCE_BODY_LIMIT;
+  }
+  // The game server's and the chat bot's batches (up to 1000 records) get the large limit.
+  return url.startsWith('/game-server') || url.startsWith('/chat-bot') ? LARGE_BODY_LIMIT : SMALL_BODY_LIMIT;
+}
+
+/** Query parameters a route takes more than once (a list); every other one given twice is a 400. */
+const REPEATABLE_QUERY: ReadonlyMap<string, ReadonlySet<string>> = new Map([[RECORDS_LIST_URL, REPEATABLE_RECORDS_QUERY]]);
 
 export interface CreateAppOptions {
   /** Where log lines go (tests capture them); stdout when absent. */
@@ -166,14 +180,18 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     if (route.url !== '*') {
       routes.add(route.method, route.url);
     }
-    // The game server's and the chat bot's batches (up to 1000 records) get the large limit.
-    route.bodyLimit = route.url.startsWith('/game-server') || route.url.startsWith('/chat-bot') ? LARGE_BODY_LIMIT : SMALL_BODY_LIMIT;
+    route.bodyLimit = bodyLimitOf(route.url);
   });
   await registerHttpHygiene(fastify, config, featureHeaders(config));
   registerBodyParsers(fastify);
+  registerImageBodyParser(fastify);
   fastify.addHook('onRequest', (request, _reply, done) => {
     try {
+      const repeatable = REPEATABLE_QUERY.get(request.routeOptions.url ?? '');
       for (const [name, value] of Object.entries(request.query as Record<string, unknown>)) {
+        if (repeatable?.has(name) && Array.isArray(value)) {
+          continue;
+        }
         assertSingleValued(name, value, 'query');
       }
       done();

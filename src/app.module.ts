@@ -24,6 +24,7 @@ import { HealthModule } from './health/health.module';
 import { MapsModule } from './maps/maps.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { MiniGamesModule } from './mini-games/mini-games.module';
+import { ModerationModule } from './moderation/moderation.module';
 import { PlayTimeModule } from './play-time/play-time.module';
 import { PlayerGroupsModule } from './player-groups/player-groups.module';
 import { PlayersModule } from './players/players.module';
@@ -73,6 +74,7 @@ export class AppModule {
         HealthModule,
         ConsoleModule,
         PunishmentsModule,
+        ModerationModule,
         MiniGamesModule,
         VotesModule,
         PlayerGroupsModule,

@@ -478,6 +478,9 @@ describe('abuse: numeric and time fields at their edges (e2e)', () => {
     { name: 'GET /club/@me/requests limit', kind: 'text', send: query('/club/@me/requests', 'limit') },
     { name: 'GET /club/@me/requests after', kind: 'text', send: query('/club/@me/requests', 'after') },
     { name: 'GET /maps/cities.svg bbox', kind: 'text', send: (value) => app.request('GET', `/maps/cities.svg?bbox=${encodeURIComponent(`${String(value)},${String(value)},0,0`)}`, { headers }) },
+    { name: 'GET /moderation/records from', kind: 'time', send: query('/moderation/records', 'from') },
+    { name: 'GET /moderation/records to', kind: 'time', send: query('/moderation/records', 'to') },
+    { name: 'GET /moderation/records limit', kind: 'text', send: query('/moderation/records', 'limit') },
     { name: 'GET /events after', kind: 'text', send: query('/events', 'after') },
     { name: 'GET /events limit', kind: 'text', send: query('/events', 'limit') },
     // A wait from 1 to 30 holds the answer open when no event is newer: only values answered at once.

@@ -23,6 +23,8 @@ import { WebhooksRepository } from '../src/events/webhooks.repository';
 import { CommunityBanlistBansRepository } from '../src/community-bans/community-banlist-bans.repository';
 import { OriginalImportRepository } from '../src/original-import/original-import.repository';
 import { MiniGamesRepository } from '../src/mini-games/mini-games.repository';
+import { RecordHistoryRepository } from '../src/moderation/record-history.repository';
+import { RecordNotesRepository } from '../src/moderation/record-notes.repository';
 import { AwayRepository } from '../src/play-time/away.repository';
 import { PlaySessionsRepository, type NewSession } from '../src/play-time/play-sessions.repository';
 import { PlayTimeReader } from '../src/play-time/play-time.reader';
@@ -280,10 +282,10 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
 
   const READS: Record<string, string[]> = {
     ApiKeysRepository: ['getById', 'getAll', 'getByHash'],
-    BanlistRepository: ['getUser', 'getBan', 'getKnownPlayerUuids'],
+    BanlistRepository: ['getUser', 'getBan', 'getKnownPlayerUuids', 'getBansOfPlayer'],
     SyncLeasesRepository: ['getLease'],
     SyncRunsRepository: ['getLastRun'],
-    CitiesRepository: ['getAll', 'getById', 'getByNameKey', 'getByIdAndNameKey', 'getByOwner', 'exists', 'getRecord', 'getViewIn', 'getRegisteredRecord', 'getNameHolder', 'getClaimedRegionsInBox', 'countClaimedByOwner'],
+    CitiesRepository: ['getAll', 'getById', 'getByNameKey', 'getByIdAndNameKey', 'getByOwner', 'exists', 'getRecord', 'getViewIn', 'getRegisteredRecord', 'getNameHolder', 'getClaimedRegionsInBox', 'countClaimedByOwner', 'getStatesByOwner'],
     CityAuditRepository: ['getByCity'],
     CityRequestsRepository: ['getViews', 'getViewsByRequester', 'viewPage', 'getViewIn', 'getById', 'getPending', 'getPendingOfCity', 'getPendingRegionsInBox'],
     // lockExisting reads (and on MySQL locks) the row; it changes nothing.
@@ -296,14 +298,17 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     OriginalImportRepository: ['getLink', 'nextId', 'getAccount', 'getAchievement', 'getUnlockTime', 'hasLoginSince'],
     // holders and getHeldIn read (and on MySQL lock) rows; they change nothing.
     CommunityBanlistBansRepository: ['mirrorTimes', 'holders', 'list', 'count', 'listForPlayer', 'getByBanId', 'hasAnyForPlayer', 'getHeldIn'],
-    EvidenceRepository: ['listFor', 'namesFor', 'getContent'],
-    PlayersRepository: ['getByUuid', 'getByMcid', 'getByChatid', 'getMcidsByPrefix', 'getLoggedIn', 'getNames', 'getInTransaction', 'getWithoutLoginIn', 'getChatHolder', 'getOwnerNames'],
+    EvidenceRepository: ['listFor', 'namesFor', 'getContent', 'countsFor'],
+    PlayersRepository: ['getByUuid', 'getByMcid', 'getByChatid', 'getMcidsByPrefix', 'getLoggedIn', 'getNames', 'getInTransaction', 'getWithoutLoginIn', 'getChatHolder', 'getOwnerNames', 'searchByMcidPrefix'],
     UserKeysRepository: ['getByHash'],
     // getLinksForUpdate reads (and on MySQL locks) the row; it changes nothing.
     ChatAccountsRepository: ['getLinksForUpdate', 'getAccount', 'getLatestSecondAccount', 'getLinks'],
     AchievementsRepository: ['getDefinedIds', 'getUnlocked', 'count'],
     LoginsRepository: ['getFirstLoginSince', 'getRecentOf', 'getLatestOfRecentPlayers'],
-    PunishmentsRepository: ['listForPlayer', 'hasAnyForPlayer', 'getBySourceIn', 'getByIdIn', 'listOfKind', 'countOfKind', 'getNamed', 'listNamedForPlayer'],
+    PunishmentsRepository: ['listForPlayer', 'hasAnyForPlayer', 'getBySourceIn', 'getByIdIn', 'listOfKind', 'countOfKind', 'getNamed', 'listNamedForPlayer', 'getById', 'list'],
+    // getNoteIn reads (and on MySQL locks) the row; it changes nothing.
+    RecordNotesRepository: ['getNote', 'getIdsWithNotes', 'getNoteIn'],
+    RecordHistoryRepository: ['getOf'],
     // ladder reads a category's scores through the cache of topic mini-games.
     MiniGamesRepository: ['recentForPlayer', 'ladder'],
     // getForUpdate and getImportedForUpdate read (and on MySQL lock) rows; they change nothing.
@@ -858,6 +863,76 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
             const id = (await read((tx) => repo(PunishmentsRepository).insertOne(tx, 'game-server', punishment)))!;
             expect(await write((tx) => repo(PunishmentsRepository).lift(tx, id, new Date()))).toBe(true);
             expect(await repo(PunishmentsRepository).listForPlayer(punishment.uuid)).toEqual([expect.objectContaining({ id, active: false })]);
+          },
+        },
+      ],
+      liftByOperator: [
+        {
+          tables: ['punishments'],
+          bumps: [],
+          async run(write) {
+            const punishment = newPunishment();
+            const id = (await read((tx) => repo(PunishmentsRepository).insertOne(tx, 'game-server', punishment)))!;
+            const lift = { liftedAt: new Date(), liftedBy: 'apikey:ops', reason: 'appeal' };
+            expect(await write((tx) => repo(PunishmentsRepository).liftByOperator(tx, id, lift))).toBe(true);
+            expect(await repo(PunishmentsRepository).getById(id)).toEqual(expect.objectContaining({ id, active: false, liftedBy: 'apikey:ops', liftReason: 'appeal' }));
+            // A second lift matches nothing: the row decides between two operators.
+            expect(await read((tx) => repo(PunishmentsRepository).liftByOperator(tx, id, lift))).toBe(false);
+          },
+        },
+      ],
+      confirmLift: [
+        {
+          tables: ['punishments'],
+          bumps: [],
+          async run(write) {
+            const punishment = newPunishment();
+            const id = (await read((tx) => repo(PunishmentsRepository).insertOne(tx, 'game-server', punishment)))!;
+            // Nothing to confirm before an operator's lift.
+            expect(await read((tx) => repo(PunishmentsRepository).confirmLift(tx, id, new Date()))).toBe(false);
+            await read((tx) => repo(PunishmentsRepository).liftByOperator(tx, id, { liftedAt: new Date(), liftedBy: 'apikey:ops', reason: null }));
+            const reportedAt = new Date('2026-11-02T00:00:00Z');
+            expect(await write((tx) => repo(PunishmentsRepository).confirmLift(tx, id, reportedAt))).toBe(true);
+            expect(await repo(PunishmentsRepository).getById(id)).toEqual(expect.objectContaining({ id, active: false, liftedBy: 'apikey:ops', liftConfirmedAt: reportedAt }));
+          },
+        },
+      ],
+    },
+    RecordNotesRepository: {
+      upsert: [
+        {
+          tables: ['record_notes'],
+          bumps: [],
+          async run(write) {
+            const record = { kind: 'vban' as const, id: unique('') };
+            await write((tx) => repo(RecordNotesRepository).upsert(tx, record, 'a note', 'apikey:ops', new Date()));
+            expect(await repo(RecordNotesRepository).getNote(record)).toBe('a note');
+            expect(await repo(RecordNotesRepository).getIdsWithNotes('vban', [record.id, 'other'])).toEqual(new Set([record.id]));
+          },
+        },
+      ],
+      delete: [
+        {
+          tables: ['record_notes'],
+          bumps: [],
+          async run(write) {
+            const record = { kind: 'gban' as const, id: unique('') };
+            await read((tx) => repo(RecordNotesRepository).upsert(tx, record, 'a note', 'apikey:ops', new Date()));
+            expect(await write((tx) => repo(RecordNotesRepository).delete(tx, record))).toBe(true);
+            expect(await repo(RecordNotesRepository).getNote(record)).toBeNull();
+          },
+        },
+      ],
+    },
+    RecordHistoryRepository: {
+      insert: [
+        {
+          tables: ['record_history'],
+          bumps: [],
+          async run(write) {
+            const record = { kind: 'jail' as const, id: unique('') };
+            await write((tx) => repo(RecordHistoryRepository).insert(tx, record, { actor: 'apikey:ops', action: 'note', detail: 'n', at: new Date('2026-11-01T00:00:00Z') }));
+            expect(await repo(RecordHistoryRepository).getOf(record)).toEqual([{ at: '2026-11-01T00:00:00.000Z', actor: 'apikey:ops', action: 'note', detail: 'n' }]);
           },
         },
       ],

@@ -1165,10 +1165,152 @@ export interface paths {
         put?: never;
         /**
          * Report punishments lifted (1-1000, one transaction)
-         * @description A lift of a punishment lifted already changes nothing and records no second punishment.lifted event.
+         * @description A lift of a punishment lifted already records no second punishment.lifted event; when an operator lifted it, the report is kept as that lift's confirmation (liftConfirmedAt).
          */
         post: operations["GameServerPunishmentsController_lift"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/moderation/players": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find players by the start of a game id, a uuid or a chat id (at most 20) */
+        get: operations["ModerationPlayersController_search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/moderation/players/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A player's moderation page: logins, play time, chat accounts, ban list, records, cities */
+        get: operations["ModerationPlayersController_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/moderation/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Records of every kind, newest first, filtered, a page at a time */
+        get: operations["ModerationRecordsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/moderation/records/{kind}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A record's page: the record, its note, its evidence pictures and its history */
+        get: operations["ModerationRecordsController_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/moderation/records/{kind}/{id}/lift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a jail, chatban, eban or vban in force
+         * @description Records punishment.lifted, from which the game server learns it; the game server's later report of the same lift changes nothing.
+         */
+        post: operations["ModerationRecordsController_lift"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/moderation/records/{kind}/{id}/note": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set or clear the record's note */
+        put: operations["ModerationRecordsController_note"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/moderation/records/{kind}/{id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an evidence picture (PNG, JPEG, WebP or GIF, up to 5 MiB)
+         * @description The body is the picture itself; its type is read from its bytes, and its metadata is stripped. The one route whose body may exceed 1 MiB.
+         */
+        post: operations["ModerationRecordsController_addEvidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/moderation/records/{kind}/{id}/evidence/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an evidence picture of the record */
+        delete: operations["ModerationRecordsController_removeEvidence"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2963,6 +3105,298 @@ export interface components {
         LiftedPunishmentBatchDto: {
             /** @description 1 to 1000 lifts; all applied or none. */
             lifts: components["schemas"]["LiftedPunishmentDto"][];
+        };
+        PlayerMatchDoc: {
+            /** @example 069a79f4-44e9-4726-a5be-fca90e38aaf5 */
+            uuid: string;
+            /** @example Notch */
+            mcid: string | null;
+            /** @example null */
+            chatid: string | null;
+            /**
+             * @description ISO 8601 UTC; null when never logged in.
+             * @example 2026-11-22T03:04:05.000Z
+             */
+            lastLogin: string | null;
+        };
+        PlayerMatchesDoc: {
+            /** @description At most 20, most recently seen first. */
+            items: components["schemas"]["PlayerMatchDoc"][];
+        };
+        PlayerSearchResponseDoc: {
+            data: components["schemas"]["PlayerMatchesDoc"];
+        };
+        ModerationPlayerDoc: {
+            /** @example 069a79f4-44e9-4726-a5be-fca90e38aaf5 */
+            uuid: string;
+            /** @example Notch */
+            mcid: string | null;
+            /** @example null */
+            chatid: string | null;
+            /**
+             * @description ISO 8601 UTC; null when never logged in.
+             * @example 2026-11-22T03:04:05.000Z
+             */
+            lastLogin: string | null;
+            /**
+             * @description The player's permission group now (`default` when nothing is known).
+             * @example default
+             */
+            group: string;
+            /** @example 2026-11-22T03:04:05.000Z */
+            firstLogin: string | null;
+        };
+        LoginDoc: {
+            /**
+             * @description The game id used then.
+             * @example Notch
+             */
+            mcid: string;
+            /** @example 2026-11-22T03:04:05.000Z */
+            loggedInAt: string;
+        };
+        EraSecondsDoc: {
+            /**
+             * @description An era key of PLAYER_ERAS (or one imported).
+             * @example era1
+             */
+            era: string;
+            /** @example 3600 */
+            seconds: number;
+        };
+        PlayTimeDoc: {
+            /** @description Eras with data, in the order of PLAYER_ERAS. */
+            eras: components["schemas"]["EraSecondsDoc"][];
+            /** @example 3600 */
+            totalSeconds: number;
+            /**
+             * @description Seconds away from the keyboard in total.
+             * @example 120
+             */
+            awaySeconds: number;
+        };
+        ChatAccountDoc: {
+            /**
+             * @description The chat id.
+             * @example 123456789012345678
+             */
+            id: string;
+            /** @example notch */
+            name: string;
+            /** @example 0 */
+            discriminator: string;
+            /** @example https://cdn.discordapp.com/embed/avatars/0.png */
+            avatarUrl: string;
+        };
+        ChatAccountsDoc: {
+            /** @description The linked chat account; null without a link. */
+            main: components["schemas"]["ChatAccountDoc"] | null;
+            /** @description The latest second account of the same person. */
+            sub: components["schemas"]["ChatAccountDoc"] | null;
+        };
+        BanlistEntryDoc: {
+            /** @example 90001 */
+            banId: number;
+            /** @enum {string} */
+            kind: "gban" | "lban";
+            /** @example Griefing */
+            reason: string;
+            /**
+             * @description The server that issued it (the mirror knows it; null for a record no longer listed).
+             * @example example.net
+             */
+            server: string | null;
+            /** @example 2026-11-22T03:04:05.000Z */
+            bannedAt: string;
+            /** @description True while the ban list lists it. */
+            active: boolean;
+        };
+        RecordPlayerDoc: {
+            /** @example 069a79f4-44e9-4726-a5be-fca90e38aaf5 */
+            uuid: string;
+            /**
+             * @description The player's game id now, else the one on the record.
+             * @example Notch
+             */
+            mcid: string | null;
+        };
+        RecordSummaryDoc: {
+            /** @enum {string} */
+            kind: "gban" | "lban" | "vban" | "eban" | "chatban" | "jail";
+            /**
+             * @description The id within its kind, as text.
+             * @example 12
+             */
+            id: string;
+            player: components["schemas"]["RecordPlayerDoc"];
+            /** @example Griefing */
+            reason: string;
+            /** @example CONSOLE */
+            issuedBy: string | null;
+            /** @example 2026-11-22T03:04:05.000Z */
+            issuedAt: string;
+            /** @description In force. */
+            active: boolean;
+            /**
+             * @description When it was lifted, where known.
+             * @example null
+             */
+            liftedAt: string | null;
+            /** @example 0 */
+            evidenceCount: number;
+            hasNote: boolean;
+        };
+        CityOfPlayerDoc: {
+            /** @example 12 */
+            id: number;
+            /** @example Chuo */
+            name: string;
+            /** @enum {string} */
+            status: "pending" | "active" | "rejected" | "deleted";
+        };
+        ModerationPlayerPageDoc: {
+            player: components["schemas"]["ModerationPlayerDoc"];
+            /** @description The latest 20, newest first. */
+            logins: components["schemas"]["LoginDoc"][];
+            playTime: components["schemas"]["PlayTimeDoc"];
+            chatAccounts: components["schemas"]["ChatAccountsDoc"];
+            /** @description Bans on the ban list, newest first. */
+            banlist: components["schemas"]["BanlistEntryDoc"][];
+            /** @description Every record of the player, newest first. */
+            records: components["schemas"]["RecordSummaryDoc"][];
+            /** @description Every city the player owns or owned, by id. */
+            cities: components["schemas"]["CityOfPlayerDoc"][];
+        };
+        ModerationPlayerResponseDoc: {
+            data: components["schemas"]["ModerationPlayerPageDoc"];
+        };
+        RecordListDoc: {
+            /** @description Newest first. */
+            items: components["schemas"]["RecordSummaryDoc"][];
+            /** @description Pass as cursor for the next page; null on the last. */
+            nextCursor: string | null;
+        };
+        RecordListResponseDoc: {
+            data: components["schemas"]["RecordListDoc"];
+        };
+        RecordDetailDoc: {
+            /** @enum {string} */
+            kind: "gban" | "lban" | "vban" | "eban" | "chatban" | "jail";
+            /**
+             * @description The id within its kind, as text.
+             * @example 12
+             */
+            id: string;
+            player: components["schemas"]["RecordPlayerDoc"];
+            /** @example Griefing */
+            reason: string;
+            /** @example CONSOLE */
+            issuedBy: string | null;
+            /** @example 2026-11-22T03:04:05.000Z */
+            issuedAt: string;
+            /** @description In force. */
+            active: boolean;
+            /**
+             * @description When it was lifted, where known.
+             * @example null
+             */
+            liftedAt: string | null;
+            /** @example 0 */
+            evidenceCount: number;
+            hasNote: boolean;
+            /**
+             * @description Who lifted it from this API (apikey:<name> or club:<game id>); null otherwise.
+             * @example null
+             */
+            liftedBy: string | null;
+            /** @example null */
+            liftReason: string | null;
+            /**
+             * @description When the game server reported an operator's lift (its confirmation: it has applied it); null before, and for the game server's own lifts.
+             * @example null
+             */
+            liftConfirmedAt: string | null;
+            /** @example 2026-11-22T03:04:05.000Z */
+            updatedAt: string;
+        };
+        EvidenceFileDoc: {
+            /** @example 0123456789abcdef0123456789abcdef.png */
+            name: string;
+            /** @example image/png */
+            contentType: string;
+            /**
+             * @description Bytes, as stored (metadata stripped).
+             * @example 20480
+             */
+            size: number;
+            /** @example 640 */
+            width: number;
+            /** @example 480 */
+            height: number;
+            /** @example apikey:console */
+            addedBy: string;
+            /** @example 2026-11-22T03:04:05.000Z */
+            addedAt: string;
+            /**
+             * @description Where the picture is served (public).
+             * @example /evidence/0123456789abcdef0123456789abcdef.png
+             */
+            url: string;
+        };
+        RecordHistoryEntryDoc: {
+            /** @example 2026-11-22T03:04:05.000Z */
+            at: string;
+            /** @example apikey:console */
+            actor: string;
+            /** @enum {string} */
+            action: "lifted" | "note" | "evidence-added" | "evidence-removed";
+            /** @description The lift's reason, the new note (null when cleared), or the picture's name. */
+            detail: string | null;
+        };
+        RecordPageDoc: {
+            record: components["schemas"]["RecordDetailDoc"];
+            note: string | null;
+            /** @description Oldest first. */
+            evidence: components["schemas"]["EvidenceFileDoc"][];
+            /** @description Oldest first. */
+            history: components["schemas"]["RecordHistoryEntryDoc"][];
+        };
+        RecordPageResponseDoc: {
+            data: components["schemas"]["RecordPageDoc"];
+        };
+        RecordDetailResponseDoc: {
+            data: components["schemas"]["RecordDetailDoc"];
+        };
+        LiftRecordDto: {
+            /**
+             * @description Why it is lifted, up to 2000 characters (shown in the record's history).
+             * @example Appeal accepted
+             */
+            reason?: string;
+        };
+        NoteDoc: {
+            /** @description The note now; null when cleared. */
+            note: string | null;
+        };
+        NoteResponseDoc: {
+            data: components["schemas"]["NoteDoc"];
+        };
+        RecordNoteDto: {
+            /**
+             * @description The note, up to 2000 characters; empty (or blank) clears it.
+             * @example Appealed on Discord; see the screenshots.
+             */
+            note: string;
+        };
+        EvidenceFileResponseDoc: {
+            data: components["schemas"]["EvidenceFileDoc"];
+        };
+        RemovedDoc: {
+            /** @enum {boolean} */
+            removed: true;
+        };
+        EvidenceRemovedResponseDoc: {
+            data: components["schemas"]["RemovedDoc"];
         };
         ResultIngestDoc: {
             /**
@@ -6806,6 +7240,528 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    ModerationPlayersController_search: {
+        parameters: {
+            query: {
+                /** @description The start of a game id (any case), a uuid with or without hyphens, or a chat id (17-20 digits). */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matches, most recently seen first; none is an empty list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["PlayerSearchResponseDoc"];
+                };
+            };
+            /** @description q missing or longer than 64 characters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description No credential, or an unknown API key, user token or console session. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description An API key without the operator scope, or a non-admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    ModerationPlayersController_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game UUID, with or without hyphens (path). */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["ModerationPlayerResponseDoc"];
+                };
+            };
+            /** @description Not a uuid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description No credential, or an unknown API key, user token or console session. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description An API key without the operator scope, or a non-admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description No such player. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    ModerationRecordsController_list: {
+        parameters: {
+            query?: {
+                /** @description Kinds (gban, lban, vban, eban, chatban, jail), comma-separated or the parameter repeated; every kind when absent. */
+                kind?: string;
+                /** @description In force (active), no longer (lifted), or both (all, the default). */
+                state?: "active" | "lifted" | "all";
+                /** @description Who issued it, exactly as stored (a game id, CONSOLE, …). */
+                issuer?: string;
+                /** @description The player: a game UUID, with or without hyphens. */
+                player?: string;
+                /** @description Issued at or after this time (ISO 8601 with a zone). */
+                from?: string;
+                /** @description Issued before this time (ISO 8601 with a zone). */
+                to?: string;
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+                /** @description Records per page, 1 to 100. */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page; nextCursor continues it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["RecordListResponseDoc"];
+                };
+            };
+            /** @description An invalid filter, limit or cursor. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description No credential, or an unknown API key, user token or console session. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description An API key without the operator scope, or a non-admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    ModerationRecordsController_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record kind (path). */
+                kind: "gban" | "lban" | "vban" | "eban" | "chatban" | "jail";
+                /** @description The record's id (path): a punishment id for jail, chatban, eban and vban; a ban id for gban and lban. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["RecordPageResponseDoc"];
+                };
+            };
+            /** @description Unknown kind, or an invalid parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description No credential, or an unknown API key, user token or console session. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description An API key without the operator scope, or a non-admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description No record of that kind and id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    ModerationRecordsController_lift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record kind (path). */
+                kind: "gban" | "lban" | "vban" | "eban" | "chatban" | "jail";
+                /** @description The record's id (path): a punishment id for jail, chatban, eban and vban; a ban id for gban and lban. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LiftRecordDto"];
+            };
+        };
+        responses: {
+            /** @description Lifted: the record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["RecordDetailResponseDoc"];
+                };
+            };
+            /** @description Unknown kind, or an invalid parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description No credential, or an unknown API key, user token or console session. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description An API key without the operator scope, or a non-admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description No record of that kind and id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Lifted already, or a gban/lban (lifted on the ban-list service). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    ModerationRecordsController_note: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record kind (path). */
+                kind: "gban" | "lban" | "vban" | "eban" | "chatban" | "jail";
+                /** @description The record's id (path): a punishment id for jail, chatban, eban and vban; a ban id for gban and lban. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordNoteDto"];
+            };
+        };
+        responses: {
+            /** @description The note now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["NoteResponseDoc"];
+                };
+            };
+            /** @description Unknown kind, or an invalid parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description No credential, or an unknown API key, user token or console session. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description An API key without the operator scope, or a non-admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description No record of that kind and id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    ModerationRecordsController_addEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id (path): a punishment id for jail, chatban, eban and vban; a ban id for gban and lban. */
+                id: string;
+                /** @description The record kind (path). */
+                kind: "gban" | "lban" | "vban" | "eban" | "chatban" | "jail";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/png": string;
+                "image/jpeg": string;
+                "image/webp": string;
+                "image/gif": string;
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["EvidenceFileResponseDoc"];
+                };
+            };
+            /** @description Unknown kind, or an invalid parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description No credential, or an unknown API key, user token or console session. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description An API key without the operator scope, or a non-admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description No record of that kind and id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Over 5 MiB; nothing stored. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description Not a PNG, JPEG, WebP or GIF (an SVG included); nothing stored. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+        };
+    };
+    ModerationRecordsController_removeEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record kind (path). */
+                kind: "gban" | "lban" | "vban" | "eban" | "chatban" | "jail";
+                /** @description The record's id (path): a punishment id for jail, chatban, eban and vban; a ban id for gban and lban. */
+                id: string;
+                /** @description The picture's name, as listed in the record's evidence (path). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BaseResponseDoc"] & components["schemas"]["EvidenceRemovedResponseDoc"];
+                };
+            };
+            /** @description Unknown kind, or an invalid parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description No credential, or an unknown API key, user token or console session. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description An API key without the operator scope, or a non-admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
+            };
+            /** @description No record of that kind and id, or no picture of that name on it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDoc"];
+                };
             };
         };
     };

@@ -65,3 +65,9 @@ export function dateTime(iso: string | null | undefined): string {
 export function number(value: number): string {
   return new Intl.NumberFormat(lang.value === 'ja' ? 'ja-JP' : 'en-US').format(value);
 }
+
+/** A play time as "123 h 45 min" / "123時間45分" (hours not folded into days: operators compare hours). */
+export function duration(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  return t('hoursMinutes', { hours: number(Math.floor(minutes / 60)), minutes: minutes % 60 });
+}

@@ -51,6 +51,8 @@ export const SCHEMA_TABLES = [
   'chat_second_accounts',
   'player_profile_links',
   'chat_ingest_receipts',
+  'record_notes',
+  'record_history',
 ] as const;
 
 /** Bookkeeping of the database or of TypeORM, never data: the manifest records the migrations instead. */

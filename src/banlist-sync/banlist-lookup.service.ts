@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { msg } from '../common/errors/messages';
 import { ApiError } from '../common/errors/api-error';
-import { BanlistRepository } from './banlist.repository';
+import { BanlistRepository, type MirroredBan } from './banlist.repository';
 import type { BanView, BanlistUserView } from './banlist.view';
 
 /** The read side of the mirror: 404 for what was never synced. */
@@ -16,6 +16,11 @@ export class BanlistLookupService {
       throw ApiError.notFound(msg('banlist.playerNotSynced', { uuid: key }));
     }
     return user;
+  }
+
+  /** A player's bans in the mirror now, newest first; none for a player never synced. */
+  bansOf(uuid: string): Promise<MirroredBan[]> {
+    return this.banlist.getBansOfPlayer(uuid.toLowerCase());
   }
 
   async ban(banId: number): Promise<BanView> {

@@ -7,6 +7,15 @@ import { type DbTime, isoTime } from '../database/transformers';
 import type { BanView, BanlistUserView } from './banlist.view';
 import { BanType, CLEAN_REPUTATION, UpstreamPlayer } from './upstream-player';
 
+/** One of a player's mirrored bans (the moderation API's player page). */
+export interface MirroredBan {
+  banId: number;
+  type: BanType;
+  reason: string;
+  server: string | null;
+  bannedAt: string;
+}
+
 /** A `banlist_players` row as the lookup selects it. */
 export interface BanlistPlayerRow {
   uuid: string;
@@ -49,6 +58,8 @@ const BAN_SQL =
   'LEFT JOIN players known ON known.uuid = ban.player_uuid AND known.first_login IS NOT NULL ' +
   'LEFT JOIN banlist_players mirrored ON mirrored.uuid = ban.player_uuid ' +
   'WHERE ban.ban_id = ?';
+// Served by IDX_banlist_bans_player: a player's mirrored bans, newest first (the moderation API).
+const BANS_OF_PLAYER_SQL = 'SELECT ban_id AS banId, type, reason, server, banned_at AS bannedAt FROM banlist_bans WHERE player_uuid = ? ORDER BY banned_at DESC, ban_id DESC';
 const KNOWN_PLAYERS_SQL = 'SELECT uuid FROM players WHERE first_login IS NOT NULL ORDER BY uuid ASC';
 const UPSERT_PLAYER_SQL = {
   mysql:
@@ -134,6 +145,12 @@ export class BanlistRepository {
   async getBan(banId: number): Promise<BanView | null> {
     const ban = await this.reader.one<BanRow>(BAN_SQL, [banId]);
     return ban ? toBanView(ban) : null;
+  }
+
+  /** A player's bans as mirrored now (a ban the upstream no longer lists is not here), newest first. */
+  async getBansOfPlayer(uuid: string): Promise<MirroredBan[]> {
+    const rows = await this.reader.all<{ banId: number; type: BanType; reason: string; server: string | null; bannedAt: DbTime }>(BANS_OF_PLAYER_SQL, [uuid]);
+    return rows.map((row) => ({ banId: Number(row.banId), type: row.type, reason: row.reason, server: row.server, bannedAt: isoTime(row.bannedAt)! }));
   }
 
   /** Every player that exists for `/users` (has a login record). */

@@ -2,6 +2,7 @@
  * The bans site's kinds of record and how its lists are cut (docs/bans-site.md). Pure, no
  * framework imports.
  */
+import { banTypeOf, punishmentKindOf as punishmentKindOfRecord } from '../evidence/record-ref';
 import type { PunishmentKind } from '../punishments/punishment-kinds';
 
 /** The community's own ban-list records: global and local bans issued on its server. */
@@ -12,8 +13,6 @@ export type BanSiteKind = BanListKind | BanPunishmentKind;
 
 export const BAN_SITE_KINDS: readonly BanSiteKind[] = ['gban', 'lban', 'vban', 'eban', 'chatban'];
 
-const PUNISHMENT_KIND: Record<BanPunishmentKind, PunishmentKind> = { vban: 'vban', eban: 'eban', chatban: 'chatjail' };
-const BAN_LIST_TYPE: Record<BanListKind, 'global' | 'local'> = { gban: 'global', lban: 'local' };
 
 export function isBanSiteKind(value: string): value is BanSiteKind {
   return (BAN_SITE_KINDS as readonly string[]).includes(value);
@@ -23,12 +22,13 @@ export function isBanListKind(kind: BanSiteKind): kind is BanListKind {
   return kind === 'gban' || kind === 'lban';
 }
 
+/** The mapping is the records' one (src/evidence/record-ref.ts): `chatban` is the punishments' `chatjail`. */
 export function punishmentKindOf(kind: BanPunishmentKind): PunishmentKind {
-  return PUNISHMENT_KIND[kind];
+  return punishmentKindOfRecord(kind);
 }
 
 export function banListTypeOf(kind: BanListKind): 'global' | 'local' {
-  return BAN_LIST_TYPE[kind];
+  return banTypeOf(kind);
 }
 
 /** What a record id looks like (the safe-integer bound is checked apart). */

@@ -9,6 +9,7 @@ import { CityAuditRepository } from './city-audit.repository';
 import { nameKey } from './city-name';
 import { CityRequestsRepository } from './city-requests.repository';
 import type { RequestStatus, RequestType } from './city-request.entity';
+import type { CityState } from './city.entity';
 import { Conflict, CityRulesService } from './city-rules.service';
 import { CityRequestView, CityView, HistoryEntryView, LegacyCityFields, withLegacyFields } from './city.view';
 import type { Page, PageQuery } from './page';
@@ -19,7 +20,7 @@ export interface RequestQuery {
   cityId?: number;
 }
 
-/** Reads. Only registered (`active`) cities are visible; pending, rejected and deleted ones never are. */
+/** Reads. Only registered (`active`) cities are visible; pending, rejected and deleted ones never are (but to operators: `ownedBy`, the moderation API's player page). */
 @Injectable()
 export class CitiesQueryService {
   /** The flat-names copies of cached city views (docs/api.md, City rules), built once per cached view. */
@@ -59,6 +60,11 @@ export class CitiesQueryService {
       return key === undefined ? this.cities.getById(id) : this.cities.getByIdAndNameKey(id, key);
     }
     return key === undefined ? Promise.resolve(undefined) : this.cities.getByNameKey(key);
+  }
+
+  /** Every city of an owner in any state, for the moderation API: id, name and state. */
+  ownedBy(uuid: string): Promise<Array<{ id: number; name: string; state: CityState }>> {
+    return this.cities.getStatesByOwner(uuid.toLowerCase());
   }
 
   byOwner(uuid: string): Promise<CityView[]> {

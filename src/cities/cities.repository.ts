@@ -4,7 +4,7 @@ import { ReadCache } from '../database/read-cache';
 import { SqlReader } from '../database/sql-reader';
 import { dateOf, type DbTime, isoTime } from '../database/transformers';
 import type { Transaction } from '../database/transaction';
-import { cornersColumn } from './city.entity';
+import { cornersColumn, type CityState } from './city.entity';
 import type { CityRecord, NewCity, RegionClaim } from './city.records';
 import type { CityView } from './city.view';
 import { cornersView } from './city.view';
@@ -66,6 +66,8 @@ const SQL = {
   // Served by IDX_cities_owner_state.
   byOwner: `${REGISTERED} AND city.owner_uuid = ? ORDER BY city.id ASC`,
   exists: 'SELECT 1 AS found FROM cities WHERE id = ?',
+  // IDX_cities_owner_state: every city of an owner, whatever its state (the moderation API's player page).
+  statesByOwner: 'SELECT id, name, state FROM cities WHERE owner_uuid = ? ORDER BY id ASC',
   record: `SELECT ${RECORD_COLUMNS} FROM cities city WHERE city.id = ?`,
   viewAnyState: `SELECT ${VIEW_COLUMNS} FROM cities city LEFT JOIN players player ON player.uuid = city.owner_uuid WHERE city.id = ?`,
   registeredRecord: `SELECT ${RECORD_COLUMNS} FROM cities city WHERE city.id = ? AND city.state = 'active'`,
@@ -121,6 +123,11 @@ export class CitiesRepository {
   }
 
   /** Whether a city with that id ever existed (any state). */
+  /** Every city an owner has or had (pending, active, rejected, deleted), by id. */
+  async getStatesByOwner(ownerUuid: string): Promise<Array<{ id: number; name: string; state: CityState }>> {
+    return (await this.reader.all<{ id: number; name: string; state: CityState }>(SQL.statesByOwner, [ownerUuid])).map((row) => ({ id: Number(row.id), name: row.name, state: row.state }));
+  }
+
   async exists(id: number): Promise<boolean> {
     return (await this.reader.one(SQL.exists, [id])) !== undefined;
   }

@@ -21,6 +21,21 @@ export class EvidenceReader {
     return this.repository.namesFor(record);
   }
 
+  /** How many pictures each record has (the moderation API's lists), keyed `kind:id`; 0 is absent. */
+  async countsFor(records: readonly RecordRef[]): Promise<Map<string, number>> {
+    const idsByKind = new Map<RecordRef['kind'], string[]>();
+    for (const record of records) {
+      idsByKind.set(record.kind, [...(idsByKind.get(record.kind) ?? []), record.id]);
+    }
+    const counts = new Map<string, number>();
+    for (const [kind, ids] of idsByKind) {
+      for (const [id, count] of await this.repository.countsFor(kind, ids)) {
+        counts.set(`${kind}:${id}`, count);
+      }
+    }
+    return counts;
+  }
+
   /** A picture by name; 404 for a name that is not one (no query) or not stored. */
   async content(name: string): Promise<EvidenceContent> {
     const content = EVIDENCE_NAME_PATTERN.test(name) ? await this.repository.getContent(name) : undefined;

@@ -66,6 +66,19 @@ export class EvidenceRepository {
     return (await this.reader.all<{ name: string }>(NAMES_FOR_RECORD_SQL, [record.kind, record.id])).map((row) => row.name);
   }
 
+  /** How many pictures each of these records (of one kind) has; a record without any is absent. One read of the record index for a page of records. */
+  async countsFor(kind: RecordRef['kind'], ids: readonly string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) {
+      return new Map();
+    }
+    // A page holds at most 100 records: one IN list, far below either driver's placeholder limit.
+    const rows = await this.reader.all<{ id: string; count: number | string }>(
+      `SELECT record_id AS id, COUNT(*) AS count FROM evidence_files WHERE record_kind = ? AND record_id IN (${ids.map(() => '?').join(', ')}) GROUP BY record_id`,
+      [kind, ...ids],
+    );
+    return new Map(rows.map((row) => [row.id, Number(row.count)]));
+  }
+
   /** A picture's bytes by its name (the primary key). */
   async getContent(name: string): Promise<EvidenceContent | undefined> {
     const row = await this.reader.one<{ contentType: string; bytes: Buffer | Uint8Array }>(CONTENT_SQL, [name]);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
+import { BoundedSemaphore } from '../common/limits/bounded-semaphore';
 import { msg } from '../common/errors/messages';
 import type { Transaction } from '../database/transaction';
 import { MAX_EVIDENCE_BYTES, MAX_EVIDENCE_PIXELS, PictureRefused, preparePicture, type PictureProblem, type PreparedPicture } from './evidence-picture';
@@ -7,6 +8,14 @@ import { type EvidenceFile, EvidenceRepository } from './evidence.repository';
 import type { RecordRef } from './record-ref';
 
 export type { PreparedPicture } from './evidence-picture';
+
+/**
+ * Pictures decoded at once, and callers allowed to wait for a turn (one more: 503). A picture of
+ * up to 25 million pixels decodes to about 100 MB; unbounded, a few operators uploading at once
+ * would hold that many times over outside the heap's limit.
+ */
+export const EVIDENCE_DECODE_SLOTS = 2;
+export const EVIDENCE_DECODE_WAITING = 16;
 
 /** Who added a picture, as stored (the column's length). */
 const ADDED_BY_MAX = 64;
@@ -34,12 +43,14 @@ function refusal(problem: PictureProblem): ApiError {
  */
 @Injectable()
 export class EvidenceService {
+  private readonly decoding = new BoundedSemaphore('the evidence pictures being decoded', EVIDENCE_DECODE_SLOTS, EVIDENCE_DECODE_WAITING);
+
   constructor(private readonly repository: EvidenceRepository) {}
 
-  /** The picture checked and stripped, with its new name; 415, 413 or 400 when it is not taken. */
+  /** The picture checked and stripped, with its new name; 415, 413 or 400 when it is not taken, 503 when too many wait. */
   async prepare(body: Buffer): Promise<PreparedPicture> {
     try {
-      return await preparePicture(body);
+      return await this.decoding.run(() => preparePicture(body));
     } catch (error) {
       throw error instanceof PictureRefused ? refusal(error.problem) : error;
     }

@@ -44,6 +44,8 @@ const LOGGED_IN_SQL: Record<PlayerIdentifier['kind'], string> = {
 const CHAT_HOLDER_SQL = 'SELECT uuid FROM players WHERE chatid = ?';
 const BY_CHATID_SQL = `${PLAYER} WHERE chatid = ?`;
 // Game ids are [A-Za-z0-9_] and their keys lower case: every key starting with p lies in [p, p + '~').
+// The moderation search: every player (a bare row too: one known only by a punishment) whose game id starts so, seen last first.
+const SEARCH_BY_MCID_PREFIX_SQL = `${PLAYER} WHERE mcid_key >= ? AND mcid_key < ? ORDER BY last_login DESC, uuid LIMIT ?`;
 const BY_MCID_PREFIX_SQL = 'SELECT mcid FROM players WHERE mcid_key >= ? AND mcid_key < ? AND last_login IS NOT NULL ORDER BY last_login DESC, uuid LIMIT ?';
 
 
@@ -116,6 +118,13 @@ export class PlayersRepository {
     const key = prefix.toLowerCase();
     const rows = await this.reader.all<{ mcid: string }>(BY_MCID_PREFIX_SQL, [key, `${key}~`, limit]);
     return rows.map((row) => row.mcid);
+  }
+
+  /** Players (any, logged in or not) whose current game id starts with `prefix` (any case), most recently seen first. */
+  async searchByMcidPrefix(prefix: string, limit: number): Promise<PlayerRecord[]> {
+    const key = prefix.toLowerCase();
+    const rows = await this.reader.all<PlayerRow>(SEARCH_BY_MCID_PREFIX_SQL, [key, `${key}~`, limit]);
+    return rows.map((row) => toPlayer(row)!);
   }
 
   /** A player seen at or after `since`, by uuid, chat id or game id (lower case). */

@@ -31,7 +31,7 @@ export class GameServerPunishmentsController {
 
   @Post('lifts')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Report punishments lifted (1-1000, one transaction)', description: 'A lift of a punishment lifted already changes nothing and records no second punishment.lifted event.' })
+  @ApiOperation({ summary: 'Report punishments lifted (1-1000, one transaction)', description: "A lift of a punishment lifted already records no second punishment.lifted event; when an operator lifted it, the report is kept as that lift's confirmation (liftConfirmedAt)." })
   @ApiInput(LiftedPunishmentBatchDto, 'body')
   @ApiEnvelope(200, 'Applied.', PunishmentIngestResultDoc)
   @ApiErrors([400, 'Invalid batch, or a punishment that is not stored (named); nothing changed.'])

@@ -46,6 +46,18 @@ export class Punishment {
   @Column({ name: 'lifted_at', type: 'datetime', precision: 3, nullable: true, transformer: utcDate })
   liftedAt: Date | null;
 
+  /** Who lifted it from the moderation API (`apikey:<name>`, `club:<game id>`); null for the game server's lifts and imported rows. */
+  @Column({ name: 'lifted_by', type: 'varchar', length: 100, nullable: true })
+  liftedBy: string | null;
+
+  /** The reason an operator gave for the lift, if any. */
+  @Column({ name: 'lift_reason', type: 'text', nullable: true })
+  liftReason: string | null;
+
+  /** When the game server reported a lift an operator had made (its confirmation); null otherwise. */
+  @Column({ name: 'lift_confirmed_at', type: 'datetime', precision: 3, nullable: true, transformer: utcDate })
+  liftConfirmedAt: Date | null;
+
   @Column({ name: 'updated_at', type: 'datetime', precision: 3, transformer: utcDate })
   updatedAt: Date;
 }

@@ -9,11 +9,11 @@ import { PunishmentsReader } from './punishments.reader';
 import { PunishmentsRepository } from './punishments.repository';
 import { PunishmentsService } from './punishments.service';
 
-/** Punishments of four kinds, issued and lifted: the game server's routes, the players site's reader, the import. */
+/** Punishments of four kinds, issued and lifted: the game server's routes, the players site's and the moderation API's reader, operators' lifts (for src/moderation/), the import. */
 @Module({
   imports: [TypeOrmModule.forFeature([Punishment]), PlayersModule, EventsModule],
   controllers: [GameServerPunishmentsController],
   providers: [PunishmentsRepository, PunishmentsService, PunishmentsReader, PunishmentsImport],
-  exports: [PunishmentsReader, PunishmentsImport],
+  exports: [PunishmentsReader, PunishmentsImport, PunishmentsService],
 })
 export class PunishmentsModule {}

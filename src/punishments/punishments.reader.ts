@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { countByKind, labelOf, type PunishmentKind, type PunishmentLabel } from './punishment-kinds';
-import { type NamedPunishmentRecord, PunishmentsRepository } from './punishments.repository';
+import { type NamedPunishmentRecord, type PunishmentFilter, type PunishmentRecord, PunishmentsRepository } from './punishments.repository';
 
 export type { NamedPunishmentRecord } from './punishments.repository';
 
@@ -42,6 +42,21 @@ export class PunishmentsReader {
         liftedAt: record.liftedAt,
       })),
     };
+  }
+
+  /** One punishment by the service's id (the moderation API); null when there is none. */
+  byId(id: number): Promise<PunishmentRecord | null> {
+    return this.repository.getById(id);
+  }
+
+  /** A player's punishments as stored, every kind and state, newest first (the moderation API). */
+  recordsOf(uuid: string): Promise<PunishmentRecord[]> {
+    return this.repository.listForPlayer(uuid.toLowerCase());
+  }
+
+  /** The moderation list's page of punishments, newest first. */
+  list(filter: PunishmentFilter, limit: number): Promise<PunishmentRecord[]> {
+    return this.repository.list(filter, limit);
   }
 
   /** Punishments of a kind, newest first, with the player's current name (the bans site's lists); `limit` null: all. */

@@ -34,6 +34,34 @@ export interface PunishmentRecord {
   issuedBy: string;
   issuedAt: Date;
   liftedAt: Date | null;
+  /** Set by a lift from the moderation API only. */
+  liftedBy: string | null;
+  liftReason: string | null;
+  /** When the game server reported that operator's lift (its confirmation). */
+  liftConfirmedAt: Date | null;
+  updatedAt: Date;
+}
+
+/**
+ * What the moderation list asks of punishments (docs/api.md, Moderation): every field optional;
+ * `before` is the keyset bound of the page (newest first): rows issued before `at`, or at `at`
+ * with an id below `idBelow`.
+ */
+export interface PunishmentFilter {
+  kinds: readonly PunishmentKind[];
+  active?: boolean;
+  issuedBy?: string;
+  uuid?: string;
+  from?: Date;
+  to?: Date;
+  before?: { at: Date; idBelow: number };
+}
+
+/** A moderation operator's lift: who and why. */
+export interface OperatorLift {
+  liftedAt: Date;
+  liftedBy: string;
+  reason: string | null;
 }
 
 /** A punishment as the bans site lists it: with the player's current name and the record's last change. */
@@ -54,9 +82,16 @@ interface PunishmentRow {
   issuedBy: string;
   issuedAt: DbTime;
   liftedAt: DbTime | null;
+  liftedBy: string | null;
+  liftReason: string | null;
+  liftConfirmedAt: DbTime | null;
+  updatedAt: DbTime;
 }
 
-const PUNISHMENT = `SELECT id, kind, player_uuid AS uuid, mcid, reason, testment, active, issued_by AS issuedBy, issued_at AS issuedAt, lifted_at AS liftedAt FROM punishments`;
+const PUNISHMENT_COLUMNS =
+  'id, kind, player_uuid AS uuid, mcid, reason, testment, active, issued_by AS issuedBy, issued_at AS issuedAt, lifted_at AS liftedAt, ' +
+  'lifted_by AS liftedBy, lift_reason AS liftReason, lift_confirmed_at AS liftConfirmedAt, updated_at AS updatedAt';
+const PUNISHMENT = `SELECT ${PUNISHMENT_COLUMNS} FROM punishments`;
 // IDX_punishments_player: one range of the index, newest first.
 const FOR_PLAYER_SQL = `${PUNISHMENT} WHERE player_uuid = ? ORDER BY issued_at DESC, id DESC`;
 const ANY_FOR_PLAYER_SQL = 'SELECT 1 AS found FROM punishments WHERE player_uuid = ? LIMIT 1';
@@ -65,7 +100,7 @@ const BY_SOURCE_SQL = `${PUNISHMENT} WHERE origin = ? AND kind = ? AND source_id
 // The bans site's rows: the player's current name from players (primary key), else the name at the time.
 const NAMED =
   'SELECT p.id, p.kind, p.player_uuid AS uuid, p.mcid, p.reason, p.testment, p.active, p.issued_by AS issuedBy, p.issued_at AS issuedAt, p.lifted_at AS liftedAt, ' +
-  'COALESCE(known.mcid, p.mcid) AS playerName, p.updated_at AS updatedAt FROM punishments p LEFT JOIN players known ON known.uuid = p.player_uuid';
+  'p.lifted_by AS liftedBy, p.lift_reason AS liftReason, p.lift_confirmed_at AS liftConfirmedAt, COALESCE(known.mcid, p.mcid) AS playerName, p.updated_at AS updatedAt FROM punishments p LEFT JOIN players known ON known.uuid = p.player_uuid';
 // IDX_punishments_kind_state (in force) and IDX_punishments_kind_time (every state): the first rows of one range, newest first.
 const NAMED_NEWEST_FIRST = 'ORDER BY p.issued_at DESC, p.id DESC';
 const NAMED_BY_ID_SQL = `${NAMED} WHERE p.kind = ? AND p.id = ?`;
@@ -86,6 +121,10 @@ function toRecord(row: PunishmentRow): PunishmentRecord {
     issuedBy: row.issuedBy,
     issuedAt: dateOf(row.issuedAt),
     liftedAt: row.liftedAt === null ? null : dateOf(row.liftedAt),
+    liftedBy: row.liftedBy,
+    liftReason: row.liftReason,
+    liftConfirmedAt: row.liftConfirmedAt === null ? null : dateOf(row.liftConfirmedAt),
+    updatedAt: dateOf(row.updatedAt),
   };
 }
 
@@ -101,6 +140,52 @@ export class PunishmentsRepository {
   /** A player's punishments, every kind and state, newest first. */
   async listForPlayer(uuid: string): Promise<PunishmentRecord[]> {
     return (await this.reader.all<PunishmentRow>(FOR_PLAYER_SQL, [uuid])).map(toRecord);
+  }
+
+  /** By the service's own id, committed data. */
+  async getById(id: number): Promise<PunishmentRecord | null> {
+    const row = await this.reader.one<PunishmentRow>(BY_ID_SQL, [id]);
+    return row ? toRecord(row) : null;
+  }
+
+  /**
+   * The moderation list: newest first (issued_at, then id), at most `limit`. The conditions are
+   * fixed fragments joined by AND, every value a parameter; the kind/state/time indexes serve the
+   * usual filters (IDX_punishments_kind_state, IDX_punishments_issuer, IDX_punishments_player).
+   */
+  async list(filter: PunishmentFilter, limit: number): Promise<PunishmentRecord[]> {
+    if (filter.kinds.length === 0) {
+      return [];
+    }
+    const where: string[] = [`kind IN (${filter.kinds.map(() => '?').join(', ')})`];
+    const params: unknown[] = [...filter.kinds];
+    if (filter.active !== undefined) {
+      where.push('active = ?');
+      params.push(filter.active ? 1 : 0);
+    }
+    if (filter.issuedBy !== undefined) {
+      where.push('issued_by = ?');
+      params.push(filter.issuedBy);
+    }
+    if (filter.uuid !== undefined) {
+      where.push('player_uuid = ?');
+      params.push(filter.uuid);
+    }
+    if (filter.from !== undefined) {
+      where.push('issued_at >= ?');
+      params.push(this.reader.time(filter.from));
+    }
+    if (filter.to !== undefined) {
+      where.push('issued_at < ?');
+      params.push(this.reader.time(filter.to));
+    }
+    if (filter.before !== undefined) {
+      where.push('(issued_at < ? OR (issued_at = ? AND id < ?))');
+      params.push(this.reader.time(filter.before.at), this.reader.time(filter.before.at), filter.before.idBelow);
+    }
+    params.push(limit);
+    const rows = await this.reader.all<PunishmentRow>(`${PUNISHMENT} WHERE ${where.join(' AND ')} ORDER BY issued_at DESC, id DESC LIMIT ?`, params);
+    return rows.map(toRecord);
   }
 
   /** Punishments of one kind (in force only, or every state), newest first; `limit` null: all of them. */
@@ -171,6 +256,39 @@ export class PunishmentsRepository {
       tx.time(new Date()),
       id,
       1,
+    ]);
+    return affectedRows > 0;
+  }
+
+  /**
+   * An operator's lift (the moderation API) of a punishment in force: false when it was lifted
+   * already, so of two operators lifting at once exactly one changes the row (the other's
+   * conditional UPDATE matches nothing, after waiting for the first one's row lock on MySQL).
+   */
+  async liftByOperator(tx: Transaction, id: number, lift: OperatorLift): Promise<boolean> {
+    const { affectedRows } = await tx.run('UPDATE punishments SET active = ?, lifted_at = ?, lifted_by = ?, lift_reason = ?, updated_at = ? WHERE id = ? AND active = ?', [
+      0,
+      tx.time(lift.liftedAt),
+      lift.liftedBy,
+      lift.reason,
+      tx.time(new Date()),
+      id,
+      1,
+    ]);
+    return affectedRows > 0;
+  }
+
+  /**
+   * The game server's report of a lift an operator made (the punishment is lifted already): kept
+   * as its confirmation, once; the lift itself (time, who, why) is not changed. False when there is
+   * nothing to confirm (a lift the game server made, or one confirmed before).
+   */
+  async confirmLift(tx: Transaction, id: number, reportedAt: Date): Promise<boolean> {
+    const { affectedRows } = await tx.run('UPDATE punishments SET lift_confirmed_at = ?, updated_at = ? WHERE id = ? AND active = ? AND lifted_by IS NOT NULL AND lift_confirmed_at IS NULL', [
+      tx.time(reportedAt),
+      tx.time(new Date()),
+      id,
+      0,
     ]);
     return affectedRows > 0;
   }

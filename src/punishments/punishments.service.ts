@@ -8,7 +8,7 @@ import type { EventType, PunishmentEventData } from '../events/event.types';
 import { EventsService } from '../events/events.service';
 import { PlayersService } from '../players/players.service';
 import type { PunishmentKind } from './punishment-kinds';
-import { type NewPunishment, type PunishmentOrigin, type PunishmentRecord, PunishmentsRepository } from './punishments.repository';
+import { type NewPunishment, type OperatorLift, type PunishmentOrigin, type PunishmentRecord, PunishmentsRepository } from './punishments.repository';
 
 export interface IssuedPunishment {
   id: string;
@@ -28,6 +28,9 @@ export interface LiftedPunishment {
   punishmentId?: number;
   liftedAt: Date;
 }
+
+/** What an operator's lift came to. */
+export type OperatorLiftOutcome = { outcome: 'lifted'; record: PunishmentRecord } | { outcome: 'missing' } | { outcome: 'already-lifted'; record: PunishmentRecord };
 
 export interface IngestCounts {
   accepted: number;
@@ -94,10 +97,36 @@ export class PunishmentsService {
         if (await this.repository.lift(tx, found.id, item.liftedAt)) {
           accepted += 1;
           await this.record(tx, 'punishment.lifted', found.id);
+        } else {
+          // Lifted already: the same lift. When an operator made it, this report is its confirmation (no event).
+          await this.repository.confirmLift(tx, found.id, item.liftedAt);
         }
       }
       return { accepted, skipped: items.length - accepted };
     });
+  }
+
+  /**
+   * An operator's lift (the moderation API, docs/api.md), inside the caller's transaction so that
+   * its history entry commits with it: the punishment is read locked (MySQL), lifted by a
+   * conditional UPDATE, and one `punishment.lifted` event is recorded, from which the game server
+   * learns it (docs/game-server.md). The game server's own later report of the same lift finds the
+   * punishment lifted already and changes nothing (`lift` above: skipped, no second event).
+   */
+  async liftByOperatorIn(tx: Transaction, id: number, kind: PunishmentKind, lift: OperatorLift): Promise<OperatorLiftOutcome> {
+    const found = await this.repository.getByIdIn(tx, id);
+    if (!found || found.kind !== kind) {
+      return { outcome: 'missing' };
+    }
+    if (!(await this.repository.liftByOperator(tx, id, lift))) {
+      return { outcome: 'already-lifted', record: found };
+    }
+    const record = await this.repository.getByIdIn(tx, id);
+    if (!record) {
+      return { outcome: 'missing' };
+    }
+    await this.events.record(tx, 'punishment.lifted', { ...eventDataOf(record) });
+    return { outcome: 'lifted', record };
   }
 
   /** The import's half (no events: history is not news): rows keyed by the source's (table, id). */

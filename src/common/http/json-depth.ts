@@ -7,7 +7,8 @@ export const MAX_JSON_DEPTH = 32;
  * RangeError and a 500).
  */
 export function exceedsJsonDepth(value: unknown, max = MAX_JSON_DEPTH): boolean {
-  if (typeof value !== 'object' || value === null) {
+  // A raw body (the evidence upload's picture) is bytes, not JSON.
+  if (typeof value !== 'object' || value === null || Buffer.isBuffer(value)) {
     return false;
   }
   const stack: Array<[object, number]> = [[value, 1]];

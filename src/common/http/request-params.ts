@@ -4,8 +4,9 @@ const merged = Symbol('mergedParams');
 
 type WithMerged = FastifyRequest & { [merged]?: Record<string, unknown> };
 
+/** A raw body (the evidence upload's picture, a Buffer) holds no parameters. */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
 }
 
 /**
