@@ -320,6 +320,12 @@ async function runDocument(path, counts, shared, out = (text) => process.stdout.
   if (blocks.length === 0) {
     return;
   }
+  if (!/^set -euo pipefail\b/m.test(blocks[0].script)) {
+    // Without it a failing step goes on with empty values and prints `null` or 401 further down.
+    counts.failed += 1;
+    out(`FAIL ${name}: its first runnable block does not begin with \`set -euo pipefail\` (docs/README.md, the conventions)\n`);
+    return;
+  }
   const dir = mkdtempSync(join(tmpdir(), 'test-docs-'));
   const mine = { passed: 0, failed: 0 };
   let environment = shared;
