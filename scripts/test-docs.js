@@ -372,7 +372,7 @@ async function runBlocks(name, blocks, shell, counts, runLabel, out) {
       problem = `no end within ${BLOCK_TIMEOUT_MS / 1000} s`;
       broken = true;
     } else if (result.status === null) {
-      problem = 'the shell ended';
+      problem = 'a step failed and ended the shell (set -e: its message is on stderr below)';
       broken = true;
     } else if (block.expected !== null && !outputMatches(block.expected, result.stdout)) {
       problem = 'output differs';
