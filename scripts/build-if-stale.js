@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// Builds the service and the console only when a source is newer than the build, so that
-// `npm test` (its pretest) and CI's later stages do not rebuild what the build stage just made.
+// Builds only what is older than its sources: the server (dist/, from src/) and the console
+// (console/dist/, from console/ and the few src/ files it imports), each on its own. `npm test`
+// (pretest) and `npm start` (prestart) run it, so a start with a fresh build takes seconds and a
+// change to the server alone does not rebuild the console (docs/deployment.md, One process on SQLite).
+// FORCE_BUILD=1 builds both.
 const { spawnSync } = require('node:child_process');
-const { existsSync, readdirSync, statSync } = require('node:fs');
-const { join } = require('node:path');
+const { existsSync, readdirSync, readFileSync, statSync } = require('node:fs');
+const { dirname, join, resolve } = require('node:path');
 
 const root = join(__dirname, '..');
 
@@ -30,11 +33,57 @@ function oldest(outputs) {
   return Math.min(...outputs.map((output) => (existsSync(output) ? statSync(output).mtimeMs : 0)));
 }
 
-const sources = ['src', 'console', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', '.swcrc'].map((name) => join(root, name));
-const outputs = [join(root, 'dist', 'main.js'), join(root, 'dist', 'cli', 'main.js'), join(root, 'console', 'dist', 'index.html')];
-if (process.env.FORCE_BUILD !== '1' && oldest(outputs) >= Math.max(...sources.map(newest))) {
-  process.stderr.write('build: dist/ is fresh, not rebuilt\n');
-  process.exit(0);
+/**
+ * The server files the console is built from: those its tsconfig includes from ../src (vue-tsc
+ * checks them) and what they import in turn, relative imports only.
+ */
+function consoleServerFiles() {
+  const found = new Set();
+  const visit = (file) => {
+    if (found.has(file) || !existsSync(file)) {
+      return;
+    }
+    found.add(file);
+    for (const match of readFileSync(file, 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+      const target = resolve(dirname(file), match[1]);
+      visit(target.endsWith('.ts') ? target : `${target}.ts`);
+    }
+  };
+  const tsconfig = JSON.parse(readFileSync(join(root, 'console', 'tsconfig.json'), 'utf8'));
+  for (const include of tsconfig.include ?? []) {
+    if (include.startsWith('../src/')) {
+      visit(resolve(root, 'console', include));
+    }
+  }
+  return [...found];
 }
-const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
-process.exit(build.status ?? 1);
+
+const shared = ['package-lock.json'].map((name) => join(root, name));
+const parts = [
+  {
+    name: 'server',
+    sources: [...shared, ...['src', 'tsconfig.json', 'tsconfig.build.json', '.swcrc'].map((name) => join(root, name))],
+    outputs: [join(root, 'dist', 'main.js'), join(root, 'dist', 'cli', 'main.js')],
+    build: [process.execPath, [join(__dirname, 'build-server.js')]],
+  },
+  {
+    name: 'console',
+    sources: [...shared, join(root, 'console'), ...consoleServerFiles()],
+    outputs: [join(root, 'console', 'dist', 'index.html')],
+    build: ['npm', ['run', '--silent', 'build:console']],
+  },
+];
+
+const force = process.env.FORCE_BUILD === '1';
+for (const part of parts) {
+  if (!force && oldest(part.outputs) >= Math.max(...part.sources.map(newest))) {
+    process.stderr.write(`build: the ${part.name} build is fresh, not rebuilt\n`);
+    continue;
+  }
+  process.stderr.write(`build: building the ${part.name}\n`);
+  const [command, args] = part.build;
+  const build = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) {
+    process.exit(build.status ?? 1);
+  }
+}

@@ -29,7 +29,6 @@
 
 const { spawn, spawnSync } = require('node:child_process');
 const { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } = require('node:fs');
-const { createServer: createHttpServer } = require('node:http');
 const { availableParallelism, tmpdir } = require('node:os');
 const { join, relative, resolve } = require('node:path');
 const { freePort } = require('./free-port');
@@ -42,9 +41,6 @@ const HARNESS_ONLY = /\$\{?TMPDIR\b/;
 const JOBS = Math.max(1, Number(process.env.DOCS_JOBS ?? Math.min(2, availableParallelism())));
 /** How many times each document runs against its server: the second run proves it can be rerun. */
 const RUNS = Number(process.env.DOCS_RUNS ?? 2);
-
-/** The uuid the fake ban-list upstream knows a ban of (the walk-throughs' first player). */
-const BANNED_UUID = '069a79f4-44e9-4726-a5be-fca90e38aaf5';
 
 function parseDocument(text) {
   const lines = text.split('\n');
@@ -132,40 +128,15 @@ function outputMatches(expectedText, actualText) {
   return match(0, 0);
 }
 
-/** The external ban-list service on loopback: one global ban for BANNED_UUID, 404 (no record) for everyone else. */
+/**
+ * The external ban-list service on loopback: one global ban of Notch, 404 (no record) for everyone
+ * else. The same fake as the tests' and `cli banlist:fake-upstream` (src/banlist-sync/fake-upstream.ts),
+ * from the build made before any server starts.
+ */
 async function startFakeBanlist() {
-  const server = createHttpServer((request, response) => {
-    const match = /^\/player\/([^/?]+)$/.exec(request.url ?? '');
-    const uuid = match ? decodeURIComponent(match[1]).toLowerCase() : '';
-    response.setHeader('connection', 'close');
-    if (uuid.replace(/-/g, '') !== BANNED_UUID.replace(/-/g, '')) {
-      response.writeHead(404).end();
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(
-      JSON.stringify({
-        playerId: 4242,
-        name: 'Notch',
-        uuid: BANNED_UUID.replace(/-/g, ''),
-        reputation: 7.5,
-        bans: [
-          {
-            banId: 90001,
-            type: 'global',
-            reason: 'griefing spawn',
-            bannedAt: '2020-05-01T12:00:00.000Z',
-            server: { address: 'play.example.net' },
-            bannedBy: { name: 'Moderator', uuid: '0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f' },
-            lostRep: 2.5,
-          },
-        ],
-        lastCheckedAt: '2026-01-01T00:00:00.000Z',
-      }),
-    );
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, stop: () => new Promise((resolve) => server.close(resolve)) };
+  const { FakeBanlist } = require(join(ROOT, 'dist', 'banlist-sync', 'fake-upstream.js'));
+  const fake = new FakeBanlist().scriptDemo();
+  return { url: await fake.start(), stop: () => fake.stop() };
 }
 
 function baseEnv() {

@@ -4,6 +4,7 @@ import { pino, type Logger } from 'pino';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from './app.factory';
 import { serializeError } from './common/logging/error-serializer';
+import { missingDatabaseMessage } from './database/missing-database';
 import { ConfigError, loadConfig } from './config/app-config';
 import { loadEnvFile } from './config/env-file';
 
@@ -69,11 +70,13 @@ async function main(): Promise<void> {
   }
   const app = await createApp(config);
   drainOnSignals(app);
-  await app.listen({ port: config.PORT, host: config.HOST });
+  await app.listen({ port: config.PORT, host: config.listenHost });
 }
 
 main().catch((error: unknown) => {
-  // The message as the serializer scrubbed it: a database error's message may quote values.
-  startLogger().fatal({ err: error }, `The service failed to start: ${serializeError(error).message}`);
+  // The message as the serializer scrubbed it: a database error's message may quote values. A
+  // missing MariaDB database is named from DATABASE_URL (its name is masked in the message).
+  const missing = missingDatabaseMessage(error, process.env.DATABASE_URL ?? '');
+  startLogger().fatal({ err: error }, `The service failed to start: ${missing ?? serializeError(error).message}`);
   process.exit(1);
 });

@@ -28,7 +28,7 @@ async function failingSafely<T>(work: () => Promise<T>): Promise<T> {
     if (error instanceof Refused || error instanceof FailedPartWay) {
       throw error;
     }
-    throw new FailedPartWay(`${messageOf(error)}. The live data is as it was; a scratch copy left behind is cleared by the next restore`);
+    throw new FailedPartWay(`${messageOf(error)}. The live data is as it was; a scratch copy left behind is cleared by the next restore`, { cause: error });
   }
 }
 

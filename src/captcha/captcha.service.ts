@@ -28,7 +28,11 @@ export class CaptchaService implements OnModuleInit {
 
   onModuleInit(): void {
     if (!this.config.RECAPTCHA_SECRET) {
-      this.logger.warn('RECAPTCHA_SECRET is not set: CAPTCHA verification is OFF. Set it before exposing the service.');
+      this.logger.warn(
+        this.config.loopbackByDefault
+          ? 'RECAPTCHA_SECRET is not set: CAPTCHA verification is OFF, so the server listens on 127.0.0.1 only (this machine). Set RECAPTCHA_SECRET before exposing the service; to open it to other machines anyway, start with HOST=0.0.0.0.'
+          : 'RECAPTCHA_SECRET is not set: CAPTCHA verification is OFF. Set it before exposing the service.',
+      );
     }
   }
 

@@ -6,6 +6,8 @@ import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
 import { loadEnvFile } from '../config/env-file';
 import { runMigrationsLocked } from '../database/migration-runner';
+import { missingDatabaseMessage } from '../database/missing-database';
+import { serializeError } from '../common/logging/error-serializer';
 import { CliError, CliOutput } from './cli-output';
 import { CliModule } from './cli.module';
 import { registerApiKeyCommands } from './commands/api-key.commands';
@@ -34,18 +36,41 @@ function configOrRefusal(): AppConfig {
 }
 
 /**
+ * The application context, or a CliError that says why not: Nest would otherwise log the
+ * driver's error with its stack and exit by itself. A missing MariaDB database is an unusable
+ * configuration (2, named); anything else (an unreachable server) a failure (1).
+ */
+async function openContext(config: AppConfig): Promise<INestApplicationContext> {
+  let context: INestApplicationContext;
+  try {
+    context = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: false, abortOnError: false });
+  } catch (error) {
+    const missing = missingDatabaseMessage(error, config.DATABASE_URL);
+    throw missing !== undefined ? new CliError(missing, 2) : new CliError(`Cannot open the database: ${serializeError(error).message}`, 1);
+  }
+  context.useLogger(['error']);
+  return context;
+}
+
+/**
  * Exit codes, every command alike (docs/operations.md, The command line): 0 done; 2 refused (a
  * usage error, commander's included, or an input that cannot be used: nothing changed); 1
  * failed part-way (the message says what state is left).
  */
 async function main(argv: string[]): Promise<number> {
-  const program = new Command('cli').option('--json', 'print exactly one JSON object on stdout').exitOverride();
+  const json = argv.includes('--json');
+  // commander writes its usage errors to stderr; with --json the one JSON object on stdout says it
+  // instead, so that each error is printed once.
+  const program = new Command('cli')
+    .option('--json', 'print exactly one JSON object on stdout')
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => (json ? undefined : write(text)) });
   let exitCode = 0;
 
   const run = async (work: (context: INestApplicationContext, output: CliOutput) => Promise<void>): Promise<void> => {
     const output = new CliOutput(Boolean(program.opts<{ json?: boolean }>().json));
     const config = configOrRefusal();
-    const context = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: ['error'] });
+    const context = await openContext(config);
     try {
       await work(context, output);
     } finally {
@@ -72,12 +97,19 @@ async function main(argv: string[]): Promise<number> {
   registerBackupCommands(program, () => configOrRefusal().DATABASE_URL);
 
   try {
+    refuseHelpForAnUnknownCommand(program, argv.slice(2));
     await program.parseAsync(argv);
   } catch (error) {
-    const json = argv.includes('--json');
     const commander = error instanceof Error && 'code' in error && String(error.code).startsWith('commander.');
     if (commander && (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help')) {
-      return 0;
+      // Asked for (`help`, `--help`): 0. Shown because no command was given: a usage error, 2.
+      if ('exitCode' in error && error.exitCode === 0) {
+        return 0;
+      }
+      if (json) {
+        process.stdout.write(`${JSON.stringify({ error: 'no command given (`cli help` lists them)' })}\n`);
+      }
+      return 2;
     }
     const message = error instanceof CliError || commander ? (error as Error).message : `Command failed: ${error instanceof Error ? error.message : String(error)}`;
     // An empty message: the command has printed its own report.
@@ -92,6 +124,24 @@ async function main(argv: string[]): Promise<number> {
     exitCode = error instanceof CliError ? error.exitCode : commander ? 2 : 1;
   }
   return exitCode;
+}
+
+/**
+ * `help NAME` for a name that is no command: commander would show the general help and exit as
+ * if asked; an operator who mistyped the name gets commander's own "unknown command" instead.
+ * `help help` is the general help.
+ */
+function refuseHelpForAnUnknownCommand(program: Command, args: string[]): void {
+  const words = args.filter((arg) => !arg.startsWith('-'));
+  if (words[0] !== 'help' || words[1] === undefined) {
+    return;
+  }
+  if (words[1] === 'help') {
+    program.help();
+  }
+  if (!program.commands.some((command) => command.name() === words[1] || command.aliases().includes(words[1]))) {
+    program.error(`error: unknown command '${words[1]}'`, { code: 'commander.unknownCommand', exitCode: 2 });
+  }
 }
 
 main(process.argv).then(

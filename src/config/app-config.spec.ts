@@ -1,11 +1,11 @@
-import { ConfigError, loadConfig } from './app-config';
+import { AppConfig, ConfigError, loadConfig } from './app-config';
+import { acceptedValues } from './config-problems';
 
 describe(loadConfig.name, () => {
   it('applies the documented defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       PORT: 3000,
-      HOST: '0.0.0.0',
       DATABASE_URL: 'sqlite:./data/community.sqlite',
       CLUB_TOKEN_TTL_SECONDS: 10800,
       USER_KEY_TTL_SECONDS: 86400,
@@ -68,6 +68,53 @@ describe(loadConfig.name, () => {
     ['CITY_BLOCK_LIMIT', '2147483648'],
   ])('stops with a message naming %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it.each([
+    ['PORT', 'abc', 'PORT=abc is not a number: give a whole number from 1 to 65535'],
+    ['PORT', '3000.5', 'PORT=3000.5 is not a whole number: give a whole number from 1 to 65535'],
+    ['PORT', '1e3', 'PORT=1e3 is not a whole number: give a whole number from 1 to 65535'],
+    ['PORT', '', 'PORT is empty: give a whole number from 1 to 65535, or leave it out for the default'],
+    ['PORT', '  ', 'PORT is empty: give a whole number from 1 to 65535, or leave it out for the default'],
+    ['PORT', '70000', 'PORT=70000 is out of range: give a whole number from 1 to 65535'],
+    ['PORT', '0', 'PORT=0 is out of range: give a whole number from 1 to 65535'],
+    ['CLUB_TOKEN_TTL_SECONDS', '0', 'CLUB_TOKEN_TTL_SECONDS=0 is out of range: give a whole number of at least 1'],
+    ['RECAPTCHA_MIN_SCORE', '2', 'RECAPTCHA_MIN_SCORE=2 is out of range: give a number from 0 to 1'],
+    ['RECAPTCHA_MIN_SCORE', 'high', 'RECAPTCHA_MIN_SCORE=high is not a number: give a number from 0 to 1'],
+    ['LOG_LEVEL', 'loud', 'LOG_LEVEL=loud is not one of fatal, error, warn, info, debug, trace, silent'],
+    ['NODE_ENV', '', 'NODE_ENV is empty: give one of development, production, test, or leave it out for the default'],
+    ['RATE_LIMIT_ENABLED', 'maybe', 'RATE_LIMIT_ENABLED=maybe is not a yes/no value: give true or false (also 1/0, yes/no, on/off)'],
+  ])('says what is wrong with %s=%j', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(`Invalid configuration: ${message}`);
+  });
+
+  it('describes every numeric, yes/no and enumerated variable from its decorators, none left to a generic message', () => {
+    const accepts = acceptedValues(AppConfig);
+    const defaults = new AppConfig() as unknown as Record<string, unknown>;
+    for (const [name, value] of Object.entries(defaults)) {
+      const kind = typeof value === 'number' ? (Number.isInteger(value) ? ['integer', 'number'] : ['number']) : typeof value === 'boolean' ? ['boolean'] : undefined;
+      if (kind !== undefined) {
+        expect({ name, kinds: kind }).toEqual({ name, kinds: expect.arrayContaining([accepts.get(name)?.kind]) as unknown });
+        expect(() => loadConfig({ [name]: 'x' })).toThrow(new RegExp(`${name}=x is not (a number|a yes/no value)`));
+      }
+    }
+    for (const name of ['NODE_ENV', 'LOG_LEVEL']) {
+      expect(() => loadConfig({ [name]: 'x' })).toThrow(`${name}=x is not one of`);
+    }
+  });
+
+  it('never echoes a value that may be a secret or hold a password', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://user:hunter2@db/x' })).toThrow(/^(?!.*hunter2)/s);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short-secret' })).toThrow(/^(?!.*short-secret)/s);
+  });
+
+  it('listens on loopback when HOST is unset, CAPTCHA is off and NODE_ENV is not production; HOST always wins', () => {
+    expect(loadConfig({})).toMatchObject({ listenHost: '127.0.0.1', loopbackByDefault: true });
+    expect(loadConfig({ HOST: '' })).toMatchObject({ listenHost: '127.0.0.1', loopbackByDefault: true });
+    expect(loadConfig({ RECAPTCHA_SECRET: 's' })).toMatchObject({ listenHost: '0.0.0.0', loopbackByDefault: false });
+    expect(loadConfig({ NODE_ENV: 'production', RECAPTCHA_SECRET: 's' })).toMatchObject({ listenHost: '0.0.0.0', loopbackByDefault: false });
+    expect(loadConfig({ HOST: '0.0.0.0' })).toMatchObject({ listenHost: '0.0.0.0', loopbackByDefault: false });
+    expect(loadConfig({ HOST: '::', RECAPTCHA_SECRET: 's' }).listenHost).toBe('::');
   });
 
   it('has the documented database deadlines and bounds, and refuses values that make no sense', () => {

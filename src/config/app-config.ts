@@ -16,6 +16,7 @@ import {
 import { validateCronExpression } from 'cron';
 import { parseTrustProxy, type TrustProxySetting } from './trust-proxy';
 import { INT_COLUMN_MAX } from '../common/validation/column-range';
+import { acceptedValues, describeProblem } from './config-problems';
 import { CITY_URL_TEMPLATE_PATTERN, HEX_COLOR_PATTERN } from './web-map-patterns';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
@@ -54,15 +55,21 @@ const DEFAULT_RANK_TITLE_WORDS: readonly string[] = [
  * an invalid value stops the start with a message naming the variable.
  */
 export class AppConfig {
+  // 0 (a port the system picks) is refused: nobody could find the server.
   @Transform(toInt)
   @IsInt()
-  @Min(0)
+  @Min(1)
   @Max(65535)
   PORT = 3000;
 
+  /**
+   * The listening address; unset, see `listenHost` (loopback for a start without CAPTCHA outside
+   * production, every interface otherwise).
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
   @IsString()
-  @MinLength(1)
-  HOST = '0.0.0.0';
+  HOST?: string;
 
   @Matches(/^(sqlite:.+|mysql:\/\/.+|mariadb:\/\/.+)$/, {
     message: 'DATABASE_URL must be sqlite:<path>, sqlite::memory: or mysql://user:pass@host:port/db',
@@ -502,6 +509,24 @@ export class AppConfig {
     return parsedOnce(this, 'RANK_TITLE_WORDS', (raw) => raw.split(',').map((word) => word.trim()));
   }
 
+  /**
+   * Where the server listens: HOST when set; else every interface (0.0.0.0) in production or with
+   * CAPTCHA on, and loopback (127.0.0.1) for a start without CAPTCHA outside production, so that a
+   * first `npm start` on a laptop does not offer sign-ups without a CAPTCHA to its whole network
+   * (docs/operations.md, Configuration). The container sets NODE_ENV=production: unaffected.
+   */
+  get listenHost(): string {
+    if (this.HOST !== undefined) {
+      return this.HOST;
+    }
+    return this.isProduction || this.RECAPTCHA_SECRET ? '0.0.0.0' : '127.0.0.1';
+  }
+
+  /** True when the server listens on loopback only because HOST was left unset. */
+  get loopbackByDefault(): boolean {
+    return this.HOST === undefined && this.listenHost === '127.0.0.1';
+  }
+
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
   }
@@ -534,7 +559,7 @@ export function parseEras(text: string): Era[] {
 
 /** Every variable the configuration reads (those with a default, then the optional ones). */
 export function configVariables(): string[] {
-  return [...Object.keys(new AppConfig()), 'APP_VERSION', 'RECAPTCHA_SECRET', 'RECAPTCHA_SITE_KEY', 'BANLIST_SOURCE_URL', 'COMMUNITY_BANLIST_SERVER', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'RECAPTCHA_HOSTNAMES', 'RECAPTCHA_ACTIONS', 'METRICS_TOKEN', 'WEB_MAP_CITY_URL'];
+  return [...Object.keys(new AppConfig()), 'HOST', 'APP_VERSION', 'RECAPTCHA_SECRET', 'RECAPTCHA_SITE_KEY', 'BANLIST_SOURCE_URL', 'COMMUNITY_BANLIST_SERVER', 'CORS_ORIGINS', 'TRUST_PROXY', 'REDIS_URL', 'RECAPTCHA_HOSTNAMES', 'RECAPTCHA_ACTIONS', 'METRICS_TOKEN', 'WEB_MAP_CITY_URL'];
 }
 
 /** Reads and validates the environment; throws ConfigError naming every bad variable. */
@@ -549,9 +574,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const config = plainToInstance(AppConfig, supplied, { exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: false });
   if (errors.length > 0) {
+    const accepts = acceptedValues(AppConfig);
     const lines = errors.map((error) => {
-      const reason = Object.values(error.constraints ?? {})[0] ?? 'is invalid';
-      return `${error.property}: ${reason}`;
+      const reason = describeProblem(error, supplied[error.property], accepts.get(error.property));
+      // Most reasons start with the variable's name already ("PORT=abc is not a number").
+      return reason.startsWith(error.property) ? reason : `${error.property}: ${reason}`;
     });
     throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
   }

@@ -3,12 +3,17 @@ import { Command } from 'commander';
 import { takeBackup } from '../../backup/backup';
 import { FailedPartWay, messageOf, Refused } from '../../backup/refusals';
 import { checkBackup, restore, undoRestore } from '../../backup/restore';
+import { missingDatabaseMessage } from '../../database/missing-database';
 import { CliError, CliOutput } from '../cli-output';
 
 /** Refusals exit 2, part-way failures 1 (docs/backup-and-restore.md, Exit codes). */
-function asCliError(verb: string, error: unknown): CliError {
+function asCliError(verb: string, error: unknown, databaseUrl?: string): CliError {
   if (error instanceof CliError) {
     return error;
+  }
+  const missing = databaseUrl === undefined ? undefined : missingDatabaseMessage(error, databaseUrl);
+  if (missing !== undefined) {
+    return new CliError(`${verb} refused: ${missing}`, 2);
   }
   if (error instanceof Refused) {
     return new CliError(`${verb} refused: ${error.message}`, 2);
@@ -44,7 +49,7 @@ export function registerBackupCommands(program: Command, loadDatabaseUrl: () => 
           `Backup written and verified: ${written.path} (${written.bytes} bytes, ${written.manifest.tables.length} tables, ${rows} rows).`,
         );
       } catch (error) {
-        throw asCliError('Backup', error);
+        throw asCliError('Backup', error, databaseUrl);
       }
     });
 
@@ -95,7 +100,7 @@ export function registerBackupCommands(program: Command, loadDatabaseUrl: () => 
             `Check passed: ${options.check} is a complete ${checked.manifest.source} backup of ${checked.manifest.createdAt} (${summary.tables} tables, ${rows} rows, migration ${checked.manifest.lastMigration ?? 'none'}).${checked.targetNote ? ` Note: ${checked.targetNote}.` : ''}`,
           );
         } catch (error) {
-          throw asCliError('Check', error);
+          throw asCliError('Check', error, databaseUrl);
         }
         return;
       }
@@ -108,7 +113,7 @@ export function registerBackupCommands(program: Command, loadDatabaseUrl: () => 
           `${what}; the next event id follows ${restored.lastEventId}.${restored.previous ? ` The replaced data is kept as ${restored.previous} (delete it when no longer needed; restore --undo puts it back).` : ''}`,
         );
       } catch (error) {
-        throw asCliError(options.undo ? 'Undo' : 'Restore', error);
+        throw asCliError(options.undo ? 'Undo' : 'Restore', error, databaseUrl);
       }
     });
 }
