@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `import:original` at scale (docs/moving-from-original.md, "Figures"): builds a MariaDB source in the
+// `import:original` at scale (docs/benchmarks.md, "Importing the original database"): builds a MariaDB source in the
 // original layout with --rows login rows (2 % of them refused logins) over --players players and
 // --cities cities, then imports it into a fresh target while a running server answers reads and
 // writes from 4 clients. Prints the import's time and peak RSS and the server's latency as JSON.

@@ -3,7 +3,10 @@
 //
 // Every fenced block with the info string `sh runnable` in README.md and docs/*.md is run, in
 // order, in one bash session per document (so variables carry over from block to block), against a
-// fresh server started from dist/ on a fresh SQLite database. When the next fenced block is a
+// fresh server started from dist/ on a fresh SQLite database. Each document is then run a second
+// time, in a new session against the same server and database: a reader follows a walk-through
+// more than once, so none may depend on a fresh database (taken names, per-owner city limits,
+// overlapping regions, ids sent twice). When the next fenced block is a
 // `text output` block, the run's stdout must match it: `…` inside a line matches any text on that
 // line, a line holding only `…` matches any number of lines. Without an output block, the block must
 // exit 0. The conventions are written for readers at the top of docs/README.md.
@@ -15,6 +18,10 @@
 // DOCS_SHOW_OUTPUT=1 prints every block's output (to write a new `text output` block);
 // DOCS_SHOW_SERVER_LOG=1 prints the server's log after a failure.
 //
+// DOCS_RUNS=1 runs each document once (while writing one); the default is 2. DOCS_JOBS=N runs N
+// documents side by side, each on its own server (default: 2, or 1 on one core); with more than
+// one, a document's lines are printed when it ends.
+//
 // Usage: node scripts/test-docs.js [--one-server] [FILE.md …]   (default: README.md and every docs/*.md)
 // --one-server runs every document against one server and database, in turn, as a reader would.
 // Prints one line per block, then `N passed, N failed`; exits 1 on any failure.
@@ -22,12 +29,18 @@
 
 const { spawn, spawnSync } = require('node:child_process');
 const { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } = require('node:fs');
-const { tmpdir } = require('node:os');
+const { availableParallelism, tmpdir } = require('node:os');
 const { join, relative, resolve } = require('node:path');
 const { freePort } = require('./free-port');
 
 const ROOT = join(__dirname, '..');
 const BLOCK_TIMEOUT_MS = Number(process.env.DOCS_BLOCK_TIMEOUT_MS ?? 120_000);
+/** A variable the test's session has and a reader's shell may lack (BASE and DATABASE_URL have defaults a page sets). */
+const HARNESS_ONLY = /\$\{?TMPDIR\b/;
+/** Documents run side by side without --one-server (DOCS_JOBS; 1 prints each block as it ends). */
+const JOBS = Math.max(1, Number(process.env.DOCS_JOBS ?? Math.min(2, availableParallelism())));
+/** How many times each document runs against its server: the second run proves it can be rerun. */
+const RUNS = Number(process.env.DOCS_RUNS ?? 2);
 
 function parseDocument(text) {
   const lines = text.split('\n');
@@ -254,10 +267,10 @@ async function startEnvironment(dir, options) {
     const server = await startServer(dir, options, fakes);
     return {
       server,
-      async stop(showLog) {
+      async stop(showLog, out = (text) => process.stdout.write(text)) {
         await server.stop();
         if (showLog && process.env.DOCS_SHOW_SERVER_LOG === '1') {
-          process.stdout.write(server.output.join(''));
+          out(server.output.join(''));
         }
         await fakes.banlist?.stop();
       },
@@ -268,69 +281,92 @@ async function startEnvironment(dir, options) {
   }
 }
 
-async function runDocument(path, counts, shared) {
+/**
+ * One document, each run in a new session against one server. `out` prints: straight to stdout,
+ * or into a buffer when documents run side by side (printed whole when the document ends).
+ */
+async function runDocument(path, counts, shared, out = (text) => process.stdout.write(text)) {
   const name = relative(ROOT, path);
   const { blocks, options } = parseDocument(readFileSync(path, 'utf8'));
   if (blocks.length === 0) {
     return;
   }
+  if (!/^set -euo pipefail\b/m.test(blocks[0].script)) {
+    // Without it a failing step goes on with empty values and prints `null` or 401 further down.
+    counts.failed += 1;
+    out(`FAIL ${name}: its first runnable block does not begin with \`set -euo pipefail\` (docs/README.md, the conventions)\n`);
+    return;
+  }
   const dir = mkdtempSync(join(tmpdir(), 'test-docs-'));
-  const failedBefore = counts.failed;
+  const mine = { passed: 0, failed: 0 };
   let environment = shared;
   let shell;
   try {
     environment ??= await startEnvironment(dir, options);
-    shell = startShell(dir, environment.server);
-    let broken = false;
-    for (const [index, block] of blocks.entries()) {
-      const label = `${name}:${block.line} (block ${index + 1} of ${blocks.length})`;
-      if (broken) {
-        counts.failed += 1;
-        process.stdout.write(`FAIL ${label}: not run, the shell ended before it\n`);
-        continue;
-      }
-      const started = Date.now();
-      const result = await shell.run(block.script);
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      let problem = null;
-      if (result.status === 'timeout') {
-        problem = `no end within ${BLOCK_TIMEOUT_MS / 1000} s`;
-        broken = true;
-      } else if (result.status === null) {
-        problem = 'the shell ended';
-        broken = true;
-      } else if (block.expected !== null && !outputMatches(block.expected, result.stdout)) {
-        problem = 'output differs';
-      } else if (block.expected === null && result.status !== 0) {
-        problem = `exit status ${result.status}`;
-      }
-      if (problem) {
-        counts.failed += 1;
-        process.stdout.write(`FAIL ${label}: ${problem} (${seconds} s)\n`);
-        if (block.expected !== null) {
-          process.stdout.write(`    expected:\n${indent(normalise(block.expected).join('\n'))}\n`);
-        }
-        process.stdout.write(`    stdout:\n${indent(normalise(result.stdout).join('\n'))}\n`);
-        if (result.stderr.trim()) {
-          process.stdout.write(`    stderr:\n${indent(normalise(result.stderr).join('\n'))}\n`);
-        }
-      } else {
-        counts.passed += 1;
-        process.stdout.write(`ok   ${label} (${seconds} s)\n`);
-        if (process.env.DOCS_SHOW_OUTPUT === '1') {
-          process.stdout.write(`${indent(normalise(result.stdout).join('\n'))}\n`);
-        }
-      }
+    for (let run = 1; run <= RUNS; run += 1) {
+      // A new session each run (no variable carries over), the same server and database.
+      shell?.stop();
+      shell = startShell(mkdtempSync(join(dir, `run-${run}-`)), environment.server);
+      await runBlocks(name, blocks, shell, mine, RUNS > 1 ? `run ${run} of ${RUNS}, ` : '', out);
     }
   } catch (error) {
-    counts.failed += 1;
-    process.stdout.write(`FAIL ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    mine.failed += 1;
+    out(`FAIL ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
   } finally {
     shell?.stop();
     if (environment && environment !== shared) {
-      await environment.stop(counts.failed > failedBefore);
+      await environment.stop(mine.failed > 0, out);
     }
     rmSync(dir, { recursive: true, force: true });
+    counts.passed += mine.passed;
+    counts.failed += mine.failed;
+  }
+}
+
+/** The blocks of one document, in order, in one session; one line per block. */
+async function runBlocks(name, blocks, shell, counts, runLabel, out) {
+  let broken = false;
+  for (const [index, block] of blocks.entries()) {
+    const label = `${name}:${block.line} (${runLabel}block ${index + 1} of ${blocks.length})`;
+    if (broken) {
+      counts.failed += 1;
+      out(`FAIL ${label}: not run, the shell ended before it\n`);
+      continue;
+    }
+    const started = Date.now();
+    const result = await shell.run(block.script);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    let problem = null;
+    if (HARNESS_ONLY.test(block.script)) {
+      problem = 'uses $TMPDIR, which only this test sets (a reader has none): make a folder with mktemp -d';
+    } else if (result.status === 'timeout') {
+      problem = `no end within ${BLOCK_TIMEOUT_MS / 1000} s`;
+      broken = true;
+    } else if (result.status === null) {
+      problem = 'a step failed and ended the shell (set -e: its message is on stderr below)';
+      broken = true;
+    } else if (block.expected !== null && !outputMatches(block.expected, result.stdout)) {
+      problem = 'output differs';
+    } else if (block.expected === null && result.status !== 0) {
+      problem = `exit status ${result.status}`;
+    }
+    if (problem) {
+      counts.failed += 1;
+      out(`FAIL ${label}: ${problem} (${seconds} s)\n`);
+      if (block.expected !== null) {
+        out(`    expected:\n${indent(normalise(block.expected).join('\n'))}\n`);
+      }
+      out(`    stdout:\n${indent(normalise(result.stdout).join('\n'))}\n`);
+      if (result.stderr.trim()) {
+        out(`    stderr:\n${indent(normalise(result.stderr).join('\n'))}\n`);
+      }
+    } else {
+      counts.passed += 1;
+      out(`ok   ${label} (${seconds} s)\n`);
+      if (process.env.DOCS_SHOW_OUTPUT === '1') {
+        out(`${indent(normalise(result.stdout).join('\n'))}\n`);
+      }
+    }
   }
 }
 
@@ -374,9 +410,21 @@ async function main() {
       rmSync(dir, { recursive: true, force: true });
     }
   } else {
-    for (const file of files) {
-      await runDocument(file, counts);
-    }
+    // Documents side by side (each on its own server and database): most of a block's time is
+    // a command line starting, so two at once take about half the time on two cores.
+    const queue = [...files];
+    const worker = async () => {
+      for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+        if (JOBS === 1) {
+          await runDocument(file, counts);
+        } else {
+          const lines = [];
+          await runDocument(file, counts, undefined, (text) => lines.push(text));
+          process.stdout.write(lines.join(''));
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: JOBS }, worker));
   }
   process.stdout.write(`${counts.passed} passed, ${counts.failed} failed\n`);
   process.exit(counts.failed || counts.passed === 0 ? 1 : 0);

@@ -4,7 +4,7 @@ import { runInNewContext } from 'node:vm';
 /**
  * Keeps a long bulk job's heap near what it really holds. V8 sizes its heap for the machine and
  * collects lazily, so an import that turns over millions of short-lived rows carries a hundred MB
- * of garbage it would never need (docs/moving-from-original.md, "Figures"). Without a process
+ * of garbage it would never need (docs/benchmarks.md, "Importing the original database"). Without a process
  * flag: the collector is exposed at run time, and a full collection runs when the used heap has
  * grown by `growthMiB` since the last one.
  */

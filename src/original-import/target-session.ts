@@ -17,7 +17,7 @@ export interface TargetSession {
 /**
  * Rows that take a few queries each (cities, requests, chat links, achievements, club accounts)
  * per transaction: small enough that a running server's write never waits long behind one
- * (docs/moving-from-original.md, "Figures").
+ * (docs/benchmarks.md, "Importing the original database").
  */
 export const ROWS_PER_TRANSACTION = 50;
 

@@ -291,7 +291,7 @@ export class PlayersRepository {
   /**
    * Inserts the players of `summaries` that have no row yet (their summary so far); keeps existing
    * rows as they are. The history import adds players this way and settles every summary once at
-   * the end with `settleFromLogins` (docs/moving-from-original.md, "Figures").
+   * the end with `settleFromLogins` (docs/benchmarks.md, "Importing the original database").
    */
   async insertAbsentFromLogins(tx: Transaction, summaries: readonly PlayerLoginSummary[]): Promise<void> {
     // New rows only, of players who own no city yet: player reads may change (a cached "not found").

@@ -36,7 +36,7 @@ export class LoginsService {
   /**
    * The import of the original database: like `ingestIn`, but only players missing from `known`
    * get a row now (and are added to it); their summaries are settled once at the end with
-   * `PlayersService.settleFromLogins` (docs/moving-from-original.md, "Figures").
+   * `PlayersService.settleFromLogins` (docs/benchmarks.md, "Importing the original database").
    */
   async ingestHistoryIn(tx: Transaction, items: readonly LoginInput[], known: Set<string>): Promise<IngestResult> {
     return this.store(tx, items, async (batch) => {

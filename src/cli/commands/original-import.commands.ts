@@ -22,7 +22,7 @@ const MAX_BATCH = 5000;
 /** Plain progress lines (no terminal): one per this many rows of a table. */
 const PLAIN_STEP = 100_000;
 
-/** A full collection each time the import's heap has grown by 32 MiB (docs/moving-from-original.md, "Figures"). */
+/** A full collection each time the import's heap has grown by 32 MiB (docs/benchmarks.md, "Importing the original database"). */
 const HEAP_KEEPING = { growthMiB: 32, everyMs: 500 };
 
 interface ImportCommandOptions {
