@@ -614,6 +614,9 @@ describe('operator console (browser)', () => {
     await page.getByRole('button', { name: 'Cities' }).click();
     await page.getByRole('button', { name: new RegExp(names.neighbour) }).click();
     await page.getByRole('img', { name: new RegExp(names.neighbour) }).waitFor();
+    // The city page's later reads (its history) finish first: a navigation would abort them, and
+    // an aborted read is not a failure of the page.
+    await page.waitForLoadState('networkidle');
     await page.goto(`${app.baseUrl}/account`);
     // The language chosen on /console is remembered on /account.
     await page.getByRole('heading', { name: 'Club account' }).waitFor();
