@@ -7,7 +7,8 @@ import { ROOT } from './support/server-process';
 /**
  * `npm run test:docs` (scripts/test-docs.js) against a small document of its own: a block whose
  * output differs and a block that fails must fail the run, variables must carry over between
- * blocks, `…` must match what changes, and the server must be the real one (docs/README.md,
+ * blocks, `…` must match what changes, the server must be the real one, every page runs twice,
+ * and a page that does not stop at its first failing step is refused (docs/README.md,
  * "Runnable walk-throughs").
  */
 // The docs test always runs its own server on SQLite: nothing to add on MariaDB.
@@ -40,6 +41,7 @@ describeOnSqlite('the docs test (scripts/test-docs.js)', () => {
     const markdown = [
       '# A walk-through',
       `${fence}sh runnable`,
+      'set -euo pipefail',
       'BASE=${BASE:-http://127.0.0.1:3000}',
       'curl -s $BASE/health/ready',
       'GREETING=hello',
@@ -78,18 +80,27 @@ describeOnSqlite('the docs test (scripts/test-docs.js)', () => {
     ].join('\n');
     const { code, stdout } = await run(markdown);
     const lines = stdout.trim().split('\n');
-    expect(lines.filter((line) => /^ok {3}.*\(block [12] of 4\)/.test(line))).toHaveLength(2);
-    expect(stdout).toMatch(/FAIL .*\(block 3 of 4\): output differs/);
+    // Each page runs twice against the same server: both runs report every block.
+    expect(lines.filter((line) => /^ok {3}.*\(run [12] of 2, block [12] of 4\)/.test(line))).toHaveLength(4);
+    expect(stdout).toMatch(/FAIL .*\(run 1 of 2, block 3 of 4\): output differs/);
     expect(stdout).toContain('{"code":404}');
-    expect(stdout).toMatch(/FAIL .*\(block 4 of 4\): exit status 1/);
-    expect(lines[lines.length - 1]).toBe('2 passed, 2 failed');
+    expect(stdout).toMatch(/FAIL .*\(run 2 of 2, block 4 of 4\): a step failed and ended the shell/);
+    expect(lines[lines.length - 1]).toBe('4 passed, 4 failed');
     expect(code).toBe(1);
   });
 
   it('exits 0 when every block passes', async () => {
-    const markdown = [`${fence}sh runnable`, 'echo "listening on ${BASE#http://}" | sed "s/[0-9]*$/PORT/"', fence, `${fence}text output`, 'listening on 127.0.0.1:PORT', fence].join('\n');
+    const markdown = [`${fence}sh runnable`, 'set -euo pipefail', 'echo "listening on ${BASE#http://}" | sed "s/[0-9]*$/PORT/"', fence, `${fence}text output`, 'listening on 127.0.0.1:PORT', fence].join('\n');
     const { code, stdout } = await run(markdown);
-    expect(stdout.trim().split('\n').pop()).toBe('1 passed, 0 failed');
+    expect(stdout.trim().split('\n').pop()).toBe('2 passed, 0 failed');
     expect(code).toBe(0);
+  });
+
+  it('refuses a page whose first block does not stop at a failing step', async () => {
+    const markdown = [`${fence}sh runnable`, 'echo hello', fence].join('\n');
+    const { code, stdout } = await run(markdown);
+    expect(stdout).toContain('does not begin with `set -euo pipefail`');
+    expect(stdout.trim().split('\n').pop()).toBe('0 passed, 1 failed');
+    expect(code).toBe(1);
   });
 });
