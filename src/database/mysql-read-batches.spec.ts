@@ -66,6 +66,15 @@ describe(MysqlReadBatches.name, () => {
     expect(commands).toHaveLength(1);
   });
 
+  it('fails every read at once when the server refuses the connection (too many connections), sending nothing again', async () => {
+    const full = Object.assign(new Error('Too many connections'), { code: 'ER_CON_COUNT_ERROR', fatal: true });
+    const { pool, commands } = fakePool(() => full);
+    const batches = new MysqlReadBatches(pool);
+    const results = await Promise.allSettled([batches.read('SELECT 1', []), batches.read('SELECT 2', [])]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(commands).toHaveLength(1);
+  });
+
   it('refuses a read of several statements, which would shift the answers of the reads after it', async () => {
     const { pool, commands } = fakePool();
     const batches = new MysqlReadBatches(pool);

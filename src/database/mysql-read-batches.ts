@@ -1,3 +1,4 @@
+import { databaseErrorKind } from './database-errors';
 import type { DeadlinePool } from './mysql-deadlines';
 
 /**
@@ -96,10 +97,14 @@ export class MysqlReadBatches {
   }
 }
 
-/** An error the database gave for a statement (`ER_…`), as opposed to the connection or a deadline. */
+/**
+ * An error the database gave for one statement (an SQL error), as opposed to the connection, the
+ * server being full or gone, or a deadline (database-errors.ts's "unavailable", and mysql2's fatal
+ * errors): only the former is worth sending the command's reads again one by one.
+ */
 function isStatementError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('ER_');
+  const { code, fatal } = (error ?? {}) as { code?: unknown; fatal?: unknown };
+  return typeof code === 'string' && code.startsWith('ER_') && fatal !== true && databaseErrorKind(error) === 'query';
 }
 
 function withoutTrailingSemicolon(sql: string): string {
