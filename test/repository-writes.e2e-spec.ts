@@ -284,7 +284,7 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     ApiKeysRepository: ['getById', 'getAll', 'getByHash'],
     BanlistRepository: ['getUser', 'getBan', 'getKnownPlayerUuids', 'getBansOfPlayer'],
     SyncLeasesRepository: ['getLease'],
-    SyncRunsRepository: ['getLastRun', 'getRecentRuns'],
+    SyncRunsRepository: ['getRecentRuns'],
     CitiesRepository: ['getAll', 'getById', 'getByNameKey', 'getByIdAndNameKey', 'getByOwner', 'exists', 'getRecord', 'getViewIn', 'getRegisteredRecord', 'getNameHolder', 'getClaimedRegionsInBox', 'countClaimedByOwner', 'getStatesByOwner'],
     CityAuditRepository: ['getByCity'],
     CityRequestsRepository: ['getViews', 'getViewsByRequester', 'viewPage', 'getViewIn', 'getById', 'getPending', 'getPendingOfCity', 'getPendingRegionsInBox'],
@@ -1489,7 +1489,7 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
           async run(write) {
             const finishedAt = new Date(Date.now() + 86_400_000 + sequence++ * 1000).toISOString();
             await write((tx) => repo(SyncRunsRepository).insertRun(tx, 'cli', { players: 7, updated: 6, failed: 1, removedBans: 2, startedAt: finishedAt, finishedAt }));
-            expect(await repo(SyncRunsRepository).getLastRun()).toMatchObject({ players: 7, updated: 6, failed: 1, removedBans: 2, finishedAt });
+            expect((await repo(SyncRunsRepository).getRecentRuns(1))[0]).toMatchObject({ players: 7, updated: 6, failed: 1, removedBans: 2, finishedAt });
           },
         },
       ],

@@ -14,9 +14,6 @@ interface SyncRunRow {
   finishedAt: DbTime;
 }
 
-const LAST_RUN_SQL =
-  'SELECT players, updated, failed, removed_bans AS removedBans, started_at AS startedAt, finished_at AS finishedAt ' +
-  'FROM banlist_sync_runs ORDER BY finished_at DESC, id DESC LIMIT 1';
 const RECENT_RUNS_SQL =
   'SELECT players, updated, failed, removed_bans AS removedBans, started_at AS startedAt, finished_at AS finishedAt ' +
   'FROM banlist_sync_runs ORDER BY finished_at DESC, id DESC LIMIT ?';
@@ -37,11 +34,6 @@ export class SyncRunsRepository {
       tx.time(new Date(summary.startedAt)),
       tx.time(new Date(summary.finishedAt)),
     ]);
-  }
-
-  async getLastRun(): Promise<SyncSummary | null> {
-    const row = await this.reader.one<SyncRunRow>(LAST_RUN_SQL);
-    return row ? toSummary(row) : null;
   }
 
   /** The last `limit` finished runs (any instance), newest first. */

@@ -79,6 +79,8 @@ export class SitePlayersService {
   }
 
   private async hasRecords(uuid: string): Promise<boolean> {
-    return (await this.punishments.hasAny(uuid)) || (await this.communityBans.hasAny(uuid));
+    // Together: on MySQL one round trip (docs/design-and-performance.md, "Reads share a round trip on MySQL").
+    const [punished, banned] = await Promise.all([this.punishments.hasAny(uuid), this.communityBans.hasAny(uuid)]);
+    return punished || banned;
   }
 }
