@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { matchesEtag } from '../common/http/encoded-json';
 import type { EvidenceContent } from './evidence.repository';
 
 /**
@@ -23,8 +24,7 @@ export function isEvidencePath(url: string | undefined): boolean {
 export function sendPicture(name: string, content: EvidenceContent, request: FastifyRequest, reply: FastifyReply): void {
   const etag = `"${name}"`;
   void reply.header('etag', etag).header('cache-control', 'public, max-age=31536000, immutable');
-  const match = request.headers['if-none-match'];
-  if (match && (match === '*' || match.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag))) {
+  if (matchesEtag(request.headers['if-none-match'], etag)) {
     void reply.status(304).send();
     return;
   }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { matchesEtag } from '../common/http/encoded-json';
 
 /** Headers of every map response, errors included: maps are public (docs/console-and-maps.md, Maps). */
 export const PUBLIC_MAP_HEADERS: Readonly<Record<string, string>> = {
@@ -33,8 +34,7 @@ export class MapFile {
 
   send(request: FastifyRequest, reply: FastifyReply): void {
     void reply.header('etag', this.etag).header('cache-control', 'public, max-age=60').headers(PUBLIC_MAP_HEADERS);
-    const match = request.headers['if-none-match'];
-    if (match && (match === '*' || match.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === this.etag))) {
+    if (matchesEtag(request.headers['if-none-match'], this.etag)) {
       void reply.status(304).send();
       return;
     }

@@ -44,7 +44,8 @@ export class EncodedJson {
   }
 }
 
-function matchesEtag(header: string | undefined, etag: string): boolean {
+/** Whether an `If-None-Match` header names `etag` (or `*`); weak forms match (a GET compares weakly). */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) {
     return false;
   }
