@@ -31,21 +31,6 @@ export function banListTypeOf(kind: BanListKind): 'global' | 'local' {
   return banTypeOf(kind);
 }
 
-/** What a record id looks like (the safe-integer bound is checked apart). */
-export const RECORD_ID_PATTERN = /^[1-9][0-9]{0,15}$/;
-
-/**
- * A record id as the site's URLs carry it: a positive integer in decimal without a sign or leading
- * zeros, within the safe integers. Anything else names no record (undefined).
- */
-export function recordIdOf(text: string): number | undefined {
-  if (!RECORD_ID_PATTERN.test(text)) {
-    return undefined;
-  }
-  const id = Number(text);
-  return Number.isSafeInteger(id) ? id : undefined;
-}
-
 /** What the site's list parameters ask for. */
 export interface ListOptions {
   /** `all_items=true`: every record, not only the newest. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { positiveIntOf } from '../common/identifiers';
 import { ApiError } from '../common/errors/api-error';
 import { isoWithOffset } from '../common/time/zone-offset';
 import { type CommunityBanRecord, CommunityBansReader } from '../community-bans/community-bans.reader';
@@ -6,7 +7,7 @@ import { AppConfig } from '../config/app-config';
 import { EvidenceReader } from '../evidence/evidence.reader';
 import { type NamedPunishmentRecord, PunishmentsReader } from '../punishments/punishments.reader';
 import { SitePlayersService } from '../site-players/site-players.service';
-import { banListTypeOf, type BanPunishmentKind, type BanSiteKind, isBanListKind, isBanSiteKind, listLimit, type ListOptions, punishmentKindOf, recordIdOf } from './ban-kinds';
+import { banListTypeOf, type BanPunishmentKind, type BanSiteKind, isBanListKind, isBanSiteKind, listLimit, type ListOptions, punishmentKindOf } from './ban-kinds';
 
 /** A ban-list record in a list (`B`): `status` beside the site's fields, for lists that show lifted ones. */
 export interface SiteBanListItem {
@@ -105,7 +106,7 @@ export class BansSiteService {
 
   /** `details/{kind}/{id}`: the record and its evidence pictures' names (null: none); 404 for anything else. */
   async details(rawKind: string, rawId: string): Promise<SiteBanDetailAnswer> {
-    const id = recordIdOf(rawId);
+    const id = positiveIntOf(rawId);
     if (id === undefined || !isBanSiteKind(rawKind)) {
       throw ApiError.notFound('bans.recordNotFound');
     }

@@ -1,10 +1,11 @@
+import { POSITIVE_INT_PATTERN } from '../common/identifiers';
 import { applyDecorators, Controller, Get, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { AnswersIn } from '../common/http/answer-style';
 import { Input } from '../common/http/input.decorator';
 import { ApiEnvelope, ApiErrors, ApiInput, ApiPathParam, BaseResponseDoc } from '../common/openapi/api-docs.decorators';
 import { SITE_PLAYER_ID_PATTERN } from '../site-players/site-player-id';
-import { BAN_SITE_KINDS, type BanPunishmentKind, type ListOptions, RECORD_ID_PATTERN } from './ban-kinds';
+import { BAN_SITE_KINDS, type BanPunishmentKind, type ListOptions } from './ban-kinds';
 import { BansSiteService, type SiteBanDetailAnswer, type SiteBanListAnswer, type SitePlayerBans, type SitePunishmentListAnswer } from './bans-site.service';
 import { BanDetailAnswerDoc, BanListAnswerDoc, BansNotFoundDoc, PlayerBansAnswerDoc, PunishmentListAnswerDoc } from './dto/bans-answers.dto';
 import { BansDetailPathDto, BansListQueryDto, BansPlayerPathDto } from './dto/bans-query.dto';
@@ -94,7 +95,7 @@ export class BansController {
   @ApiOperation({ summary: "One record's details and the names of its evidence pictures" })
   // Documented as the records that exist; any other text is answered as an unknown record, not a 400.
   @ApiPathParam('kind', { type: 'string', enum: [...BAN_SITE_KINDS] }, 'gban, lban, vban, eban or chatban.')
-  @ApiPathParam('id', { type: 'string', pattern: RECORD_ID_PATTERN.source }, 'The ban id (gban, lban) or the punishment id.')
+  @ApiPathParam('id', { type: 'string', pattern: POSITIVE_INT_PATTERN.source }, 'The ban id (gban, lban) or the punishment id.')
   @ApiBansAnswer('The record (its fields depend on the kind) and `proofs`.', BanDetailAnswerDoc, 'An unknown kind or record, or an id that is no record id')
   @limited
   details(@Input() input: BansDetailPathDto): Promise<SiteBanDetailAnswer> {

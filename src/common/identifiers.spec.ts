@@ -1,4 +1,4 @@
-import { classifyPlayerIdentifier, normaliseUuid } from './identifiers';
+import { classifyPlayerIdentifier, normaliseUuid, positiveIntOf } from './identifiers';
 
 describe(classifyPlayerIdentifier.name, () => {
   it.each([
@@ -25,5 +25,12 @@ describe(normaliseUuid.name, () => {
 
   it('rejects anything else', () => {
     expect(normaliseUuid('not-a-uuid')).toBeUndefined();
+  });
+});
+
+describe(positiveIntOf.name, () => {
+  it('reads a positive decimal integer within the safe integers, and nothing else', () => {
+    expect(['1', '42', '9007199254740991'].map(positiveIntOf)).toEqual([1, 42, 9007199254740991]);
+    expect(['0', '007', '-1', '+1', '1.0', '1e3', ' 1', '0x10', '', 'abc', '9007199254740992', '12345678901234567'].map(positiveIntOf)).toEqual(Array(12).fill(undefined));
   });
 });

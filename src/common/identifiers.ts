@@ -6,6 +6,18 @@ export const CHATID_PATTERN = /^[0-9]{17,20}$/;
 export const CLUB_TOKEN_PATTERN = /^[A-Za-z0-9]{32}$/;
 export const USER_KEY_PATTERN = /^[A-Za-z]{10}$/;
 export const POSITIVE_INT_PATTERN = /^[1-9][0-9]{0,15}$/;
+
+/**
+ * A positive decimal integer without sign or leading zeros, within the safe integers (ids in
+ * URLs: punishments, ban-list bans); undefined for anything else, which names no record.
+ */
+export function positiveIntOf(text: string): number | undefined {
+  if (!POSITIVE_INT_PATTERN.test(text)) {
+    return undefined;
+  }
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : undefined;
+}
 /** `/users/{x}`: any of the three forms `classifyPlayerIdentifier` reads (documented as the path parameter's pattern). */
 export const PLAYER_IDENTIFIER_PATTERN = new RegExp(`^(?:${[UUID_PATTERN, CHATID_PATTERN, MCID_PATTERN].map((pattern) => pattern.source.slice(1, -1)).join('|')})$`);
 

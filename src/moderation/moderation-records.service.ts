@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
-import { normaliseUuid } from '../common/identifiers';
+import { normaliseUuid, positiveIntOf } from '../common/identifiers';
 import { CommunityBansReader } from '../community-bans/community-bans.reader';
 import { EvidenceReader, type EvidenceFile } from '../evidence/evidence.reader';
 import { banTypeOf, isBanKind, punishmentKindOf, RECORD_KINDS, type BanRecordKind, type PunishmentRecordKind, type RecordKind, type RecordRef } from '../evidence/record-ref';
@@ -11,7 +11,6 @@ import { DEFAULT_RECORDS_LIMIT } from './moderation-limits';
 import { type ModerationRecord, type RecordDetail, type RecordSummary, detailOf, fromCommunityBan, fromPunishment, summaryOf } from './moderation-record';
 import { boundFor, compareKeys, decodeCursor, encodeCursor, SOURCE_RANK, type SourceBound } from './record-cursor';
 import { type HistoryEntryView, RecordHistoryRepository } from './record-history.repository';
-import { numericIdOf } from './record-id';
 import { RecordNotesRepository } from './record-notes.repository';
 
 export interface RecordsQuery {
@@ -62,8 +61,8 @@ export class ModerationRecordsService {
 
   /** The record, or null for an id that names none of that kind (a non-numeric id included). */
   async find(ref: RecordRef): Promise<ModerationRecord | null> {
-    const id = numericIdOf(ref.id);
-    if (id === null) {
+    const id = positiveIntOf(ref.id);
+    if (id === undefined) {
       return null;
     }
     if (isBanKind(ref.kind)) {
