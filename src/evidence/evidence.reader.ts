@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { EVIDENCE_NAME_PATTERN } from './evidence-picture';
 import { type EvidenceContent, type EvidenceFile, EvidenceRepository } from './evidence.repository';
-import type { RecordRef } from './record-ref';
+import { idsByKind, type RecordRef } from './record-ref';
 
 export type { EvidenceFile } from './evidence.repository';
 
@@ -23,13 +23,10 @@ export class EvidenceReader {
 
   /** How many pictures each record has (the moderation API's lists), keyed `kind:id`; 0 is absent. */
   async countsFor(records: readonly RecordRef[]): Promise<Map<string, number>> {
-    const idsByKind = new Map<RecordRef['kind'], string[]>();
-    for (const record of records) {
-      idsByKind.set(record.kind, [...(idsByKind.get(record.kind) ?? []), record.id]);
-    }
+    const perKind = await Promise.all([...idsByKind(records)].map(async ([kind, ids]) => ({ kind, counts: await this.repository.countsFor(kind, ids) })));
     const counts = new Map<string, number>();
-    for (const [kind, ids] of idsByKind) {
-      for (const [id, count] of await this.repository.countsFor(kind, ids)) {
+    for (const { kind, counts: ofKind } of perKind) {
+      for (const [id, count] of ofKind) {
         counts.set(`${kind}:${id}`, count);
       }
     }

@@ -21,8 +21,18 @@ export interface RecordRef {
   id: string;
 }
 
-export function isRecordKind(value: string): value is RecordKind {
-  return (RECORD_KINDS as readonly string[]).includes(value);
+/** The ids of `records` by kind, in order: lists read their notes and pictures one query per kind, not per record. */
+export function idsByKind(records: readonly RecordRef[]): Map<RecordKind, string[]> {
+  const ids = new Map<RecordKind, string[]>();
+  for (const record of records) {
+    const list = ids.get(record.kind);
+    if (list) {
+      list.push(record.id);
+    } else {
+      ids.set(record.kind, [record.id]);
+    }
+  }
+  return ids;
 }
 
 export type PunishmentRecordKind = 'jail' | 'chatban' | 'eban' | 'vban';

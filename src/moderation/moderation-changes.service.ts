@@ -4,7 +4,7 @@ import { msg } from '../common/errors/messages';
 import { UnitOfWork } from '../database/unit-of-work';
 import { EvidenceService } from '../evidence/evidence.service';
 import { PunishmentsService } from '../punishments/punishments.service';
-import type { RecordDetail } from './moderation-record';
+import { detailOf, type RecordDetail } from './moderation-record';
 import { evidenceView, ModerationRecordsService, type EvidenceView } from './moderation-records.service';
 import { RecordHistoryRepository } from './record-history.repository';
 import { isBanKind, punishmentKindOf, type RecordRef } from '../evidence/record-ref';
@@ -39,7 +39,7 @@ export class ModerationChangesService {
     const kind = punishmentKindOf(ref.kind);
     const at = new Date();
     await this.unitOfWork.transaction(async (tx) => {
-      const lifted = await this.punishments.liftByOperatorIn(tx, Number(record.key.id), kind, { liftedAt: at, liftedBy: actor, reason });
+      const lifted = await this.punishments.liftByOperatorIn(tx, record.key.id, kind, { liftedAt: at, liftedBy: actor, reason });
       if (lifted.outcome === 'missing') {
         throw ApiError.notFound(msg('moderation.recordNotFound', { kind: ref.kind, id: ref.id }));
       }
@@ -48,7 +48,10 @@ export class ModerationChangesService {
       }
       await this.history.insert(tx, ref, { actor, action: 'lifted', detail: reason, at });
     });
-    return (await this.records.page(ref)).record;
+    // The record as it is now, with its summary's counts: not the whole page (notes, pictures, history).
+    const fresh = await this.records.require(ref);
+    const [summary] = await this.records.summaries([fresh]);
+    return detailOf(summary, fresh);
   }
 
   /** Sets the note (an empty or blank one clears it); a note equal to the current one changes nothing and adds no entry. */

@@ -7,6 +7,7 @@ import { ApiError } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
 import { CHATID_PATTERN, MCID_PATTERN, normaliseUuid } from '../common/identifiers';
 import { CommunityBansReader } from '../community-bans/community-bans.reader';
+import type { CommunityBanRecord } from '../community-bans/community-banlist-bans.repository';
 import { PlayTimeReader } from '../play-time/play-time.reader';
 import { PlayerGroupsReader } from '../player-groups/player-groups.reader';
 import { type PlayerRecord, PlayersRepository } from '../players/players.repository';
@@ -92,14 +93,16 @@ export class ModerationPlayersService {
     if (!uuid || !player) {
       throw ApiError.notFound(msg('moderation.playerNotFound', { uuid: rawUuid }));
     }
+    // Read once for both the ban-list entries and the records.
+    const ownBans = this.communityBans.forPlayer(uuid);
     const [group, logins, eras, away, chat, banlist, records, cities] = await Promise.all([
       this.groups.current(uuid),
       this.logins.getRecentOf(uuid, PAGE_LOGINS),
       this.playTime.eraTotals(uuid),
       this.playTime.awaySeconds(uuid),
       this.chatAccounts.forPlayer(uuid, player.chatid),
-      this.banlistOf(uuid),
-      this.records.ofPlayer(uuid),
+      this.banlistOf(uuid, ownBans),
+      this.records.ofPlayer(uuid, ownBans),
       this.cities.ownedBy(uuid),
     ]);
     const eraList = [...eras].map(([era, seconds]) => ({ era, seconds }));
@@ -125,8 +128,8 @@ export class ModerationPlayersService {
    * The ban list's bans of the player: those the mirror holds now (in force), then this
    * community's own records the mirror no longer lists, with their state; newest first.
    */
-  private async banlistOf(uuid: string): Promise<BanlistEntry[]> {
-    const [mirrored, own] = await Promise.all([this.banlist.bansOf(uuid), this.communityBans.forPlayer(uuid)]);
+  private async banlistOf(uuid: string, ownBans: Promise<readonly CommunityBanRecord[]>): Promise<BanlistEntry[]> {
+    const [mirrored, own] = await Promise.all([this.banlist.bansOf(uuid), ownBans]);
     const listed = new Set(mirrored.map((ban) => ban.banId));
     const entries: BanlistEntry[] = [
       ...mirrored.map((ban) => ({ banId: ban.banId, kind: recordKindOfBan(ban.type), reason: ban.reason, server: ban.server, bannedAt: ban.bannedAt, active: true })),

@@ -3,8 +3,9 @@ import { ApiError } from '../common/errors/api-error';
 import { msg } from '../common/errors/messages';
 import { normaliseUuid, positiveIntOf } from '../common/identifiers';
 import { CommunityBansReader } from '../community-bans/community-bans.reader';
+import type { CommunityBanRecord } from '../community-bans/community-banlist-bans.repository';
 import { EvidenceReader, type EvidenceFile } from '../evidence/evidence.reader';
-import { banTypeOf, isBanKind, punishmentKindOf, RECORD_KINDS, type BanRecordKind, type PunishmentRecordKind, type RecordKind, type RecordRef } from '../evidence/record-ref';
+import { banTypeOf, idsByKind, isBanKind, punishmentKindOf, RECORD_KINDS, type BanRecordKind, type PunishmentRecordKind, type RecordKind, type RecordRef } from '../evidence/record-ref';
 import { PlayersRepository } from '../players/players.repository';
 import { PunishmentsReader } from '../punishments/punishments.reader';
 import { DEFAULT_RECORDS_LIMIT } from './moderation-limits';
@@ -141,23 +142,20 @@ export class ModerationRecordsService {
     return { items: await this.summaries(shown), nextCursor: merged.length > limit ? encodeCursor(shown[shown.length - 1].key) : null };
   }
 
-  /** Every record of a player, newest first. */
-  async ofPlayer(uuid: string): Promise<RecordSummary[]> {
-    const [punishments, bans] = await Promise.all([this.punishments.recordsOf(uuid), this.communityBans.forPlayer(uuid)]);
+  /** Every record of a player, newest first; `ownBans`: the player's community ban-list records when the caller read them already. */
+  async ofPlayer(uuid: string, ownBans: Promise<readonly CommunityBanRecord[]> = this.communityBans.forPlayer(uuid)): Promise<RecordSummary[]> {
+    const [punishments, bans] = await Promise.all([this.punishments.recordsOf(uuid), ownBans]);
     const records = [...punishments.map(fromPunishment), ...bans.map(fromCommunityBan)].sort((a, b) => compareKeys(a.key, b.key));
     return this.summaries(records);
   }
 
   /** Summaries with the players' current game ids, the pictures' count and the notes: a few reads per page, not per field. */
   async summaries(records: readonly ModerationRecord[]): Promise<RecordSummary[]> {
-    const idsByKind = new Map<RecordKind, string[]>();
-    for (const record of records) {
-      idsByKind.set(record.ref.kind, [...(idsByKind.get(record.ref.kind) ?? []), record.ref.id]);
-    }
+    const refs = records.map((record) => record.ref);
     const [names, counts, noted] = await Promise.all([
       this.players.getNames([...new Set(records.map((record) => record.uuid))]),
-      this.evidence.countsFor(records.map((record) => record.ref)),
-      Promise.all([...idsByKind].map(async ([kind, ids]) => [...(await this.notes.getIdsWithNotes(kind, ids))].map((id) => `${kind}:${id}`))),
+      this.evidence.countsFor(refs),
+      Promise.all([...idsByKind(refs)].map(async ([kind, ids]) => [...(await this.notes.getIdsWithNotes(kind, ids))].map((id) => `${kind}:${id}`))),
     ]);
     const withNotes = new Set(noted.flat());
     return records.map((record) => {
