@@ -335,6 +335,18 @@ describe('bans site (e2e)', () => {
       upstream.script(player.uuid, { status: 200, body: upstreamPlayer(player.uuid, player.mcid, 4, listed) });
       expect((await app.post('/users/banlist/sync', undefined, { headers: operator })).status).toBe(200);
       expect((await app.get<Json>(`/v2/bans/details/gban/${ours}`)).body).toMatchObject({ detail: { status: true } });
+
+      // A failed fetch (the service answers 500) keeps the player's data: the records stay in force.
+      upstream.script(player.uuid, { status: 500 });
+      expect((await app.post('/users/banlist/sync', undefined, { headers: operator })).status).toBe(200);
+      expect((await app.get<Json>(`/v2/bans/details/gban/${ours}`)).body).toMatchObject({ detail: { status: true } });
+      expect((await app.get<Json>(`/v2/bans/details/lban/${ourLocal}`)).body).toMatchObject({ detail: { status: true } });
+
+      // The service has no record of the player any more (404): the community keeps its records, no longer in force.
+      upstream.script(player.uuid, { status: 404 });
+      expect((await app.post('/users/banlist/sync', undefined, { headers: operator })).status).toBe(200);
+      expect((await app.get<Json>(`/v2/bans/details/gban/${ours}`)).body).toMatchObject({ status: true, detail: { status: false } });
+      expect((await app.get<Json>(`/v2/bans/details/lban/${ourLocal}`)).body).toMatchObject({ status: true, detail: { status: false } });
     });
   });
 });
