@@ -281,6 +281,10 @@ describe('moderation (e2e)', () => {
       expect(await list({ kind: 'jail,gban' })).toEqual([`gban:${gban}`, `jail:${jail.id}`]);
       const repeated = await app.get<{ data: { items: Summary[] } }>(`/moderation/records?player=${player.uuid}&kind=chatban&kind=lban`, { headers: operator });
       expect(repeated.body.data.items.map((item) => item.kind)).toEqual(['chatban', 'lban']);
+      // `kind` is the one parameter that may repeat, and only here: any other repeated one is a 400.
+      expectError(await app.get(`/moderation/records?state=all&state=lifted`, { headers: operator }), 400, 'invalid_request');
+      expectError(await app.get(`/moderation/players?q=a&q=b`, { headers: operator }), 400, 'invalid_request');
+      expectError(await app.get(`/cities?kind=a&kind=b`), 400, 'invalid_request');
       expect(await list({ state: 'active' })).toEqual([`vban:${vban.id}`, `gban:${gban}`, `jail:${jail.id}`]);
       expect(await list({ state: 'lifted' })).toEqual([`chatban:${mute.id}`, `lban:${lban}`]);
       expect(await list({ state: 'all', issuer })).toEqual([`chatban:${mute.id}`, `jail:${jail.id}`]);
@@ -420,7 +424,8 @@ describe('moderation (e2e)', () => {
       expect((await upload(`${path}/evidence`, Buffer.from('just text'), 'text/plain')).status).toBe(415);
       const oversize = Buffer.concat([png, Buffer.alloc(5 * 1024 * 1024)]);
       expectError(await upload(`${path}/evidence`, oversize, 'image/png'), 413, 'payload_too_large');
-      // The global limit still holds everywhere else.
+      // A picture is a body only on the evidence route: elsewhere image/png is refused, and the global limit still holds.
+      expectError(await app.request('PUT', `${path}/note`, { raw: png, contentType: 'image/png', headers: operator }), 400, 'invalid_request');
       expect((await app.request('PUT', `${path}/note`, { raw: JSON.stringify({ note: 'y'.repeat(70 * 1024) }), contentType: 'application/json', headers: operator })).status).toBe(413);
 
       expectError(await app.request('DELETE', `${path}/evidence/0123456789abcdef0123456789abcdef.png`, { headers: operator }), 404, 'not_found');
