@@ -58,12 +58,11 @@ async function fakeUpstream(options: { port: string; host: string }, output: Cli
     { url, bannedUuid: DEMO_BANNED_UUID },
     `Fake ban-list upstream at ${url}: one global ban of Notch (${DEMO_BANNED_UUID}), no record of anyone else.\nStart the server with BANLIST_SOURCE_URL=${url} (in .env or the environment). Ctrl-C stops the fake.`,
   );
-  let seen = 0;
+  // Printed and forgotten: the fake runs until stopped, and a sync of every player asks for each.
   const timer = setInterval(() => {
-    for (const request of fake.requests.slice(seen)) {
+    for (const request of fake.requests.splice(0)) {
       output.note(`GET /player/${request.uuid}`);
     }
-    seen = fake.requests.length;
   }, 200);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
