@@ -161,6 +161,10 @@ describe('command line (e2e)', () => {
     const bare = await runCli([], env);
     expect(bare.code).toBe(2);
     expect(bare.stderr).toMatch(/^Usage: cli/);
+    // With --json alone: the one JSON object on stdout names the usage error; the help stays on stderr.
+    const bareJson = await runCli(['--json'], env);
+    expect(bareJson.code).toBe(2);
+    expect(parseOneJson(bareJson.stdout)).toEqual({ error: expect.stringMatching(/no command given/) });
   }, 180_000);
 
   it('exits 1 when a command fails (the database cannot be reached), with one line saying so', async () => {
