@@ -97,8 +97,9 @@ export class PunishmentsService {
         if (await this.repository.lift(tx, found.id, item.liftedAt)) {
           accepted += 1;
           await this.record(tx, 'punishment.lifted', found.id);
-        } else {
-          // Lifted already: the same lift. When an operator made it, this report is its confirmation (no event).
+        } else if (found.liftedBy !== null && found.liftConfirmedAt === null) {
+          // Lifted already by an operator, not yet confirmed: this report is that lift's confirmation
+          // (no event). Any other repeat changes nothing.
           await this.repository.confirmLift(tx, found.id, item.liftedAt);
         }
       }
@@ -111,7 +112,7 @@ export class PunishmentsService {
    * its history entry commits with it: the punishment is read locked (MySQL), lifted by a
    * conditional UPDATE, and one `punishment.lifted` event is recorded, from which the game server
    * learns it (docs/game-server.md). The game server's own later report of the same lift finds the
-   * punishment lifted already and changes nothing (`lift` above: skipped, no second event).
+   * punishment lifted already: no second event, only the time of its confirmation (`lift` above).
    */
   async liftByOperatorIn(tx: Transaction, id: number, kind: PunishmentKind, lift: OperatorLift): Promise<OperatorLiftOutcome> {
     const found = await this.repository.getByIdIn(tx, id);
