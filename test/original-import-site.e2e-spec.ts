@@ -57,6 +57,8 @@ describe('import:original: the players site tables (e2e: a MariaDB source, the r
   const bob = newPlayer();
   /** Never logged in: known here only through the imported records. */
   const erin = newPlayer();
+  /** Never logged in, no punishment: known here only through a ban-list record the community issued. */
+  const frank = newPlayer();
   const chatAlice = '200000000000000001';
   const chatAliceSub = '200000000000000002';
   const chatBob = '200000000000000003';
@@ -83,6 +85,7 @@ describe('import:original: the players site tables (e2e: a MariaDB source, the r
       { uuid: erin.uuid, banid: 103, type: 'local', reason: 'x', banned_by: null, created_at: null },
       { uuid: erin.uuid, banid: null, type: 'local', reason: 'no id', banned_by: null, created_at: null },
       { uuid: erin.uuid, banid: 104, type: 'weird', reason: 'y', banned_by: null, created_at: null },
+      { uuid: frank.uuid, banid: 105, type: 'global', reason: 'xray', banned_by: 'OpName', created_at: '2021-06-03 09:00:00' },
     ]);
     await insert('login', [
       { player: 'AliceName', uuid: alice.uuid, date: '2020-01-01 00:00:00', login_success: 1, permission: 'Default' },
@@ -205,7 +208,7 @@ describe('import:original: the players site tables (e2e: a MariaDB source, the r
       chatban: counts(1, 1, 0, 0, 0),
       chatjail: counts(1, 1, 0, 0, 0),
       periodmatch2: counts(3, 2, 0, 0, 1),
-      mcbans_jaoafa: counts(6, 3, 0, 0, 3),
+      mcbans_jaoafa: counts(7, 4, 0, 0, 3),
     });
     const problem = (table: string, id: number | string | null): string[] => first.problems.filter((entry) => entry.table === table && entry.id === id).map((entry) => entry.reason);
     expect(problem('daily-onlinetime', null)).toEqual([expect.stringMatching(/no key columns; each row is identified by a hash of all its columns \(4\)/)]);
@@ -296,7 +299,11 @@ describe('import:original: the players site tables (e2e: a MariaDB source, the r
       { banId: 101, uuid: bob.uuid, type: 'global', bannedBy: 'OpName', bannedAtFrom: 'source' },
       { banId: 102, uuid: bob.uuid, type: 'local', bannedBy: null, bannedAtFrom: 'mirror' },
       { banId: 103, uuid: erin.uuid, type: 'local', bannedBy: null, bannedAtFrom: 'import' },
+      { banId: 105, uuid: frank.uuid, type: 'global', bannedBy: 'OpName', bannedAtFrom: 'source' },
     ]);
+    // Known to both sites through that record alone (the import made the player's bare row).
+    expect((await app.get<Record<string, unknown>>(`/v2/users/${frank.uuid}`)).body).toEqual({ mcid: '', uuid: frank.uuid });
+    expect((await app.get<{ status: boolean }>(`/v2/bans/recent/${frank.uuid}`)).body.status).toBe(true);
 
     const games = app.app.get(MiniGamesReader);
     expect((await games.recent(alice.uuid)).map((result) => [result.success, result.failure, result.rank])).toEqual([[3, 1, 2]]);

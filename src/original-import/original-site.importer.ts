@@ -7,6 +7,7 @@ import { PunishmentsImport } from '../punishments/punishments.import';
 import { VotesImport } from '../votes/votes.import';
 import type { Transaction } from '../database/transaction';
 import { CommunityBanlistBansRepository } from '../community-bans/community-banlist-bans.repository';
+import { PlayersService } from '../players/players.service';
 import { tableImport, type ImportResult, type TableImport } from './feature-table';
 import type { Run } from './import-run';
 import {
@@ -41,6 +42,7 @@ export class OriginalSiteImporter {
     private readonly punishments: PunishmentsImport,
     private readonly miniGames: MiniGamesImport,
     private readonly communityBans: CommunityBanlistBansRepository,
+    private readonly players: PlayersService,
   ) {}
 
   /** The tables in import order, built for this run's source (its layout decides the columns read). */
@@ -93,6 +95,9 @@ export class OriginalSiteImporter {
     const holders = await this.communityBans.holders(tx, banIds);
     const mirror = await this.communityBans.mirrorTimes(tx, rows.filter((row) => row.bannedAt === null).map((row) => row.banId));
     const now = new Date();
+    // A player with a record here is known to both sites (docs/players-site.md, "Naming a player"),
+    // as the punishments' import makes its players: a bare row where none exists.
+    await this.players.ensureKnown(tx, [...new Set(rows.map((row) => row.uuid.toLowerCase()))]);
     for (const row of rows) {
       const holder = holders.get(row.banId);
       if (holder) {
