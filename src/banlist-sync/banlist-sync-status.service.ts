@@ -1,6 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../config/app-config';
+import { BanlistClient } from './banlist-client';
 import { BANLIST_SYNC_JOB } from './banlist-sync.job';
 import { BANLIST_SYNC_LEASE } from './banlist-sync.service';
 import { SyncRunsRepository } from './sync-runs.repository';
@@ -36,19 +37,21 @@ export class BanlistSyncStatusService {
   constructor(
     private readonly runs: SyncRunsRepository,
     private readonly leases: SyncLeaseService,
+    private readonly client: BanlistClient,
     private readonly config: AppConfig,
     @Optional() private readonly registry?: SchedulerRegistry,
   ) {}
 
   async status(): Promise<SyncStatus> {
-    const enabled = Boolean(this.config.BANLIST_SOURCE_URL);
-    const recentRuns = await this.runs.getRecentRuns(RECENT_RUNS);
+    // The rule that refuses a run (503) decides what the console says before any click.
+    const enabled = this.client.configured;
+    const [recentRuns, inProgress] = await Promise.all([this.runs.getRecentRuns(RECENT_RUNS), this.leases.isHeld(BANLIST_SYNC_LEASE)]);
     const job = this.registry?.doesExist('cron', BANLIST_SYNC_JOB) ? this.registry.getCronJob(BANLIST_SYNC_JOB) : undefined;
     return {
       lastRun: recentRuns[0] ?? null,
       nextRunAt: job ? job.nextDate().toJSDate().toISOString() : null,
       schedule: job ? this.config.BANLIST_SYNC_CRON : null,
-      inProgress: await this.leases.isHeld(BANLIST_SYNC_LEASE),
+      inProgress,
       enabled,
       offReason: enabled ? null : 'no_source_url',
       recentRuns,
