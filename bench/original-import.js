@@ -4,6 +4,7 @@
 // --cities cities, then imports it into a fresh target while a running server answers reads and
 // writes from 4 clients. Prints the import's time and peak RSS and the server's latency as JSON.
 //   npm run build && node bench/original-import.js [--target sqlite|mysql] [--rows 1000000] [--players 50000] [--cities 2000]
+//     [--sessions 0]   rows of the players site's largest table, `daily-onlinetime` (one per session)
 // Needs MariaDB on 127.0.0.1:3306 (root, no password; BENCH_MYSQL_URL to change) for the source,
 // and for the target with --target mysql. Everything it creates is dropped at the end.
 const { execFileSync, spawn } = require('node:child_process');
@@ -18,6 +19,7 @@ const target = arg('target', 'sqlite');
 const rows = Number(arg('rows', '1000000'));
 const players = Number(arg('players', '50000'));
 const cities = Number(arg('cities', '2000'));
+const sessions = Number(arg('sessions', '0'));
 const ADMIN_URL = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 const suffix = `${process.pid}_${Date.now().toString(36)}`;
 const sourceDb = `bench_original_${suffix}`;
@@ -44,6 +46,17 @@ async function buildSource(admin) {
         `SELECT CONCAT('player_', seq % ${players}), ${uuid(`seq % ${players}`)}, '203.0.113.7', 'host.example', 'Japan', 'Tokyo', 'Default', ` +
         `TIMESTAMP('2018-03-20 00:00:00') + INTERVAL seq * 3 MINUTE, IF(seq % 50 = 0, 0, 1) FROM seq_${from}_to_${to}`,
     );
+  }
+  if (sessions > 0) {
+    // The original's play-time log: a row per session, written as it ended (created_at its end).
+    await admin.query('CREATE TABLE `daily-onlinetime` (id INT AUTO_INCREMENT PRIMARY KEY, uuid VARCHAR(64), onlinetime INT, created_at DATETIME NULL)');
+    for (let from = 1; from <= sessions; from += 100_000) {
+      const to = Math.min(sessions, from + 99_999);
+      await admin.query(
+        `INSERT INTO \`daily-onlinetime\` (uuid, onlinetime, created_at) ` +
+          `SELECT ${uuid(`seq % ${players}`)}, 300 + seq % 10000, TIMESTAMP('2019-01-01 00:00:00') + INTERVAL seq * 2 MINUTE FROM seq_${from}_to_${to}`,
+      );
+    }
   }
   await admin.query(
     `INSERT INTO cities (id, name, namekana, regionname, player, uuid, corners, blocknum, created_at) ` +
@@ -129,7 +142,7 @@ async function main() {
     const importSeconds = (Date.now() - started) / 1000;
     const report = JSON.parse(output || '{}');
     process.stdout.write(
-      `${JSON.stringify({ target, rows, players, cities, sourceSeconds, importExit: code, importSeconds, ...(({ peakRssMiB, cpuSeconds }) => ({ importPeakRssMiB: peakRssMiB, importCpuSeconds: cpuSeconds }))(watched()), tables: report.tables, problems: report.problems?.length, loadAverageAtStart, loadAverage: require('node:os').loadavg(), quiet, duringImport: during }, null, 2)}\n`,
+      `${JSON.stringify({ target, rows, sessions, players, cities, sourceSeconds, importExit: code, importSeconds, ...(({ peakRssMiB, cpuSeconds }) => ({ importPeakRssMiB: peakRssMiB, importCpuSeconds: cpuSeconds }))(watched()), tables: report.tables, problems: report.problems?.length, loadAverageAtStart, loadAverage: require('node:os').loadavg(), quiet, duringImport: during }, null, 2)}\n`,
     );
   } finally {
     if (server) {
