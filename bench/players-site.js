@@ -2,7 +2,8 @@
 // The players site's reads at the size of a real community (docs/players-site.md, "Speed").
 //   npm run build && node bench/players-site.js [--target sqlite|mysql] [--players 50000]
 //     [--sessions 1000000] [--logins 1000000] [--duration 5] [--connections 10] [--routes info,data]
-//   BENCH_KEEP_DATABASE=1 keeps the MariaDB database for a look afterwards (drop it yourself).
+//   BENCH_KEEP_DATABASE=1 keeps the MariaDB database for a look afterwards (drop it yourself);
+//   --database NAME measures such a kept database again, without building it (it is not dropped).
 //   BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server (bench/profile-summary.js reads it).
 // Builds a database of its own (a temporary SQLite file, or a MariaDB database `bench_site_<pid>`
 // dropped at the end; never the configured one): logins through `import:logins`, the rest through
@@ -32,7 +33,9 @@ const ADMIN_URL = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 const port = 3900 + Math.floor(Math.random() * 90);
 const base = `http://127.0.0.1:${port}`;
 const dir = mkdtempSync(join(tmpdir(), 'players-site-bench-'));
-const mysqlDatabase = `bench_site_${process.pid}`;
+/** A database kept by an earlier run (BENCH_KEEP_DATABASE), measured again without seeding. */
+const reusedDatabase = arg('database', '');
+const mysqlDatabase = reusedDatabase || `bench_site_${process.pid}`;
 const DAY = 86_400_000;
 /** The newest data: "now" for the heatmap's last 366 days. */
 const NOW = Date.now();
@@ -160,25 +163,34 @@ async function ready() {
 
 async function main() {
   let databaseUrl = `sqlite:${join(dir, 'site.sqlite')}`;
-  if (target === 'mysql') {
+  if (reusedDatabase && target !== 'mysql') {
+    throw new Error('--database is for --target mysql');
+  }
+  if (target === 'mysql' && !reusedDatabase) {
     const admin = await createConnection(ADMIN_URL);
     await admin.query(`CREATE DATABASE \`${mysqlDatabase}\` CHARACTER SET utf8mb4`);
     await admin.end();
+  }
+  if (target === 'mysql') {
     databaseUrl = `${ADMIN_URL}/${mysqlDatabase}`;
   }
   const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false', APP_VERSION: 'bench', NODE_ENV: 'development', ENV_FILE: '' };
-  const loginFile = join(dir, 'logins.csv');
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'generate-logins.js'), '--rows', String(logins), '--players', String(players), '--out', loginFile], { stdio: 'ignore' });
-  const importStarted = Date.now();
-  cli(env, 'import:logins', '--file', loginFile, '--json');
-  const importSeconds = Math.round((Date.now() - importStarted) / 100) / 10;
-  const key = JSON.parse(cli(env, 'apikey:create', '--name', 'bench', '--scope', 'game-server', '--json')).key;
-  const botKey = JSON.parse(cli(env, 'apikey:create', '--name', 'bench-bot', '--scope', 'chat-bot', '--json')).key;
+  let importSeconds = null;
+  if (!reusedDatabase) {
+    const loginFile = join(dir, 'logins.csv');
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'generate-logins.js'), '--rows', String(logins), '--players', String(players), '--out', loginFile], { stdio: 'ignore' });
+    const importStarted = Date.now();
+    cli(env, 'import:logins', '--file', loginFile, '--json');
+    importSeconds = Math.round((Date.now() - importStarted) / 100) / 10;
+  }
+  // Names of this run's own: a reused database holds the keys of the run that built it.
+  const key = JSON.parse(cli(env, 'apikey:create', '--name', `bench-${process.pid}`, '--scope', 'game-server', '--json')).key;
+  const botKey = JSON.parse(cli(env, 'apikey:create', '--name', `bench-bot-${process.pid}`, '--scope', 'chat-bot', '--json')).key;
   let server = startServer(env, []);
   const generator = fork(join(__dirname, 'load.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
     await ready();
-    const seeding = await seed_(key, botKey);
+    const seeding = reusedDatabase ? 'reused' : await seed_(key, botKey);
     // 1,000 players picked across the whole range, each path in turn on every connection; each
     // logs in once more, so that every one of them is known (the generated history leaves a few out).
     const sample = Array.from({ length: 1000 }, (_, i) => uuidOf(Math.floor((i * players) / 1000)));
@@ -215,7 +227,7 @@ async function main() {
     generator.kill();
     await stopServer(server);
     rmSync(dir, { recursive: true, force: true });
-    if (target === 'mysql' && !process.env.BENCH_KEEP_DATABASE) {
+    if (target === 'mysql' && !process.env.BENCH_KEEP_DATABASE && !reusedDatabase) {
       const admin = await createConnection(ADMIN_URL);
       await admin.query(`DROP DATABASE IF EXISTS \`${mysqlDatabase}\``);
       await admin.end();
