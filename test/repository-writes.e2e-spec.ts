@@ -50,7 +50,7 @@ import { square } from './support/cities';
  * repository) fails this file until it has a case here.
  */
 
-const TOPICS: readonly DataTopic[] = ['cities', 'city-owners', 'players', 'banlist', 'mini-games'];
+const TOPICS: readonly DataTopic[] = ['cities', 'city-owners', 'players', 'banlist', 'mini-games', 'votes'];
 const SRC = join(__dirname, '..', 'src');
 const DOCS = join(__dirname, '..', 'docs', 'design-and-performance.md');
 
@@ -316,7 +316,8 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     PlayTotalsRepository: ['getImportedForUpdate', 'getDays', 'getEraTotals'],
     AwayRepository: ['getStoredIds', 'getTotal'],
     // The lock… methods read (and on MySQL lock) rows; they change nothing.
-    VotesRepository: ['getStoredVoteIds', 'lockTotals', 'getSummary'],
+    // getCountLevels reads a site's levels through the cache of topic votes.
+    VotesRepository: ['getStoredVoteIds', 'lockTotals', 'getCounts', 'getCountLevels'],
     LoginTextsRepository: ['getStoredReportIds', 'lockCurrent'],
     PlayerGroupsRepository: ['getStoredReportIds', 'lockCurrent', 'getSources'],
   };
@@ -708,20 +709,20 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
           async run(write) {
             const player = await seedBarePlayer();
             await write((tx) => repo(VotesRepository).writeTotals(tx, [{ uuid: player, site: 'minecraft.jp', importedCount: 4, recordedCount: 3, voteCount: 7, lastVotedAt: null }]));
-            expect((await repo(VotesRepository).getSummary(player, ['minecraft.jp', 'monocraft.net'])).firstCount).toBe(7);
+            expect((await repo(VotesRepository).getCounts(player, ['minecraft.jp', 'monocraft.net'])).firstCount).toBe(7);
           },
         },
       ],
       applyCountLevels: [
         {
           tables: ['vote_count_players'],
-          bumps: [],
+          bumps: ['votes'],
           async run(write) {
-            const player = await seedBarePlayer();
             const site = unique('walk.site-');
-            expect((await repo(VotesRepository).getSummary(player, [site, 'monocraft.net'])).firstAbove).toBe(0);
+            // Read (and cached) before the write: the bump makes the next read see the new level.
+            expect(await repo(VotesRepository).getCountLevels(site)).toEqual({ counts: [], playersAtOrAbove: [] });
             await write((tx) => repo(VotesRepository).applyCountLevels(tx, [{ site, voteCount: 5, delta: 2 }]));
-            expect((await repo(VotesRepository).getSummary(player, [site, 'monocraft.net'])).firstAbove).toBe(2);
+            expect(await repo(VotesRepository).getCountLevels(site)).toEqual({ counts: [5], playersAtOrAbove: [2] });
           },
         },
       ],
@@ -746,7 +747,7 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
           async run(write) {
             const player = await seedBarePlayer();
             await write((tx) => repo(LoginTextsRepository).writeCurrent(tx, [{ uuid: player, text: 'Walker', origin: 'game-server', reportedAt: new Date() }], new Date()));
-            expect((await repo(VotesRepository).getSummary(player, ['minecraft.jp', 'monocraft.net'])).loginText).toBe('Walker');
+            expect((await repo(VotesRepository).getCounts(player, ['minecraft.jp', 'monocraft.net'])).loginText).toBe('Walker');
           },
         },
       ],

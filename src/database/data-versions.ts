@@ -9,8 +9,10 @@ import type { Transaction } from './transaction';
  *   bumped by login batches that change no owner, so they do not rebuild the city list.
  * - `players`: any write to a player (login batches, renames, chat links): player reads.
  * - `banlist`: any write to the ban-list mirror (players and bans): ban-list reads.
+ * - `mini-games`: a mini-game result stored: each category's ladder of scores.
+ * - `votes`: a player moved between vote count levels: each vote site's levels (the ranks).
  */
-export type DataTopic = 'cities' | 'city-owners' | 'players' | 'banlist' | 'mini-games';
+export type DataTopic = 'cities' | 'city-owners' | 'players' | 'banlist' | 'mini-games' | 'votes';
 
 /**
  * Change counters that make read caches safe: writers bump a topic inside their transaction,

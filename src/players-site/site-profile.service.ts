@@ -66,11 +66,11 @@ export class SiteProfileService {
 
   /** Who the player is: name, vote rewards, first and latest login, links. */
   async profile(id: string): Promise<SiteProfile> {
-    const [player, [votes, links]] = await this.sitePlayers.resolveWith(id, (uuid) => Promise.all([this.votes.summary(uuid), this.chatAccounts.profileLinks(uuid)]));
+    const [player, [votes, links]] = await this.sitePlayers.resolveWith(id, (uuid) => Promise.all([this.votes.counts(uuid), this.chatAccounts.profileLinks(uuid)]));
     const now = new Date();
     return {
-      rankText: titleText(votes.first.count, this.config.rankTitleWords, votes.loginText),
-      rank: chatColourRank(votes.second.count),
+      rankText: titleText(votes.first, this.config.rankTitleWords, votes.loginText),
+      rank: chatColourRank(votes.second),
       username: player.mcid ?? '',
       isVerified: player.chatid !== null,
       uuid: player.uuid,

@@ -1,20 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { chunks } from '../database/chunks';
+import { DataVersions } from '../database/data-versions';
+import { ReadCache } from '../database/read-cache';
 import { SqlReader } from '../database/sql-reader';
 import { dateOf, type DbTime } from '../database/transformers';
 import type { Transaction } from '../database/transaction';
 import type { CountLevelDelta, Total, VoteInput } from './vote-batch';
 import type { Origin } from './sender-ids';
+import { type CountLevels, countLevelsOf } from './count-levels';
 
 /** Rows per statement: at most 7 parameters each, far within SQLite's and MySQL's placeholder limits. */
 const CHUNK = 500;
 
-/** A player's counts on the two sites, what they outrank, and the login text: the summary's one read. */
-export interface VoteSummaryRow {
+/** A player's counts on the two vote sites and their login text: one read of three primary keys. */
+export interface VoteCountsRow {
   firstCount: number;
   secondCount: number;
-  firstAbove: number;
-  secondAbove: number;
   loginText: string | null;
 }
 
@@ -27,24 +28,34 @@ interface TotalRow {
   lastVotedAt: DbTime | null;
 }
 
-// The counts, then the players above each count: a sum over the few count levels above it
-// (vote_count_players' primary key), never a count over every player.
-const SUMMARY_SQL = `SELECT t.firstCount AS firstCount, t.secondCount AS secondCount, t.loginText AS loginText,
-  (SELECT COALESCE(SUM(l.players), 0) FROM vote_count_players l WHERE l.site = ? AND l.vote_count > t.firstCount) AS firstAbove,
-  (SELECT COALESCE(SUM(l.players), 0) FROM vote_count_players l WHERE l.site = ? AND l.vote_count > t.secondCount) AS secondAbove
-FROM (SELECT
-  COALESCE((SELECT vote_count FROM vote_totals WHERE player_uuid = ? AND site = ?), 0) AS firstCount,
-  COALESCE((SELECT vote_count FROM vote_totals WHERE player_uuid = ? AND site = ?), 0) AS secondCount,
-  (SELECT login_text FROM login_texts WHERE player_uuid = ?) AS loginText) t`;
+// Three primary-key reads in one statement. A rank is not summed here over the count levels
+// above: those range reads cost MariaDB three times this whole statement, and the levels change
+// only when votes arrive, so they are cached (getCountLevels).
+const COUNTS_SQL = `SELECT
+  (SELECT vote_count FROM vote_totals WHERE player_uuid = ? AND site = ?) AS firstCount,
+  (SELECT vote_count FROM vote_totals WHERE player_uuid = ? AND site = ?) AS secondCount,
+  (SELECT login_text FROM login_texts WHERE player_uuid = ?) AS loginText`;
+
+const LEVELS_SQL = 'SELECT vote_count AS voteCount, players FROM vote_count_players WHERE site = ?';
 
 function placeholders(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
 }
 
-/** Votes, the totals per player and site, and the count levels the ranks read: the one owner of these tables. */
+/**
+ * Votes, the totals per player and site, and the count levels the ranks read: the one owner of
+ * these tables. Each site's levels are cached until they change (topic `votes`).
+ */
 @Injectable()
 export class VotesRepository {
-  constructor(private readonly reader: SqlReader) {}
+  private readonly levels: ReadCache<CountLevels>;
+
+  constructor(
+    private readonly reader: SqlReader,
+    private readonly versions: DataVersions,
+  ) {
+    this.levels = new ReadCache(versions, ['votes']);
+  }
 
   /** Which of `sourceIds` are stored already for `origin`. */
   async getStoredVoteIds(tx: Transaction, origin: Origin, sourceIds: readonly string[]): Promise<Set<string>> {
@@ -110,6 +121,9 @@ export class VotesRepository {
 
   /** Moves players between count levels (deltas in (site, count) order); levels left empty are removed. */
   async applyCountLevels(tx: Transaction, deltas: readonly CountLevelDelta[]): Promise<void> {
+    if (deltas.length === 0) {
+      return;
+    }
     const update = tx.isMysql ? 'ON DUPLICATE KEY UPDATE players = players + VALUES(players)' : 'ON CONFLICT (site, vote_count) DO UPDATE SET players = vote_count_players.players + excluded.players';
     for (const chunk of chunks(deltas, CHUNK)) {
       await tx.run(
@@ -124,20 +138,20 @@ export class VotesRepository {
         chunk.flatMap((level) => [level.site, level.voteCount]),
       );
     }
+    // Last in the batch's transaction: the topic's row stays locked only until the commit.
+    await this.versions.bump(tx, 'votes');
   }
 
-  /** The summary of one player on the two sites (committed data). */
-  async getSummary(uuid: string, [first, second]: readonly [string, string]): Promise<VoteSummaryRow> {
-    const row = await this.reader.one<{ firstCount: number | string; secondCount: number | string; firstAbove: number | string; secondAbove: number | string; loginText: string | null }>(
-      SUMMARY_SQL,
-      [first, second, uuid, first, uuid, second, uuid],
+  /** One player's counts on the two sites and login text (committed data); 0 for no votes. */
+  async getCounts(uuid: string, [first, second]: readonly [string, string]): Promise<VoteCountsRow> {
+    const row = await this.reader.one<{ firstCount: number | string | null; secondCount: number | string | null; loginText: string | null }>(COUNTS_SQL, [uuid, first, uuid, second, uuid]);
+    return { firstCount: Number(row?.firstCount ?? 0), secondCount: Number(row?.secondCount ?? 0), loginText: row?.loginText ?? null };
+  }
+
+  /** A site's count levels (committed data), cached until a write moves a player between levels. Not to be mutated. */
+  getCountLevels(site: string): Promise<CountLevels> {
+    return this.levels.get(site, async () =>
+      countLevelsOf((await this.reader.all<{ voteCount: number | string; players: number | string }>(LEVELS_SQL, [site])).map((row) => ({ voteCount: Number(row.voteCount), players: Number(row.players) }))),
     );
-    return {
-      firstCount: Number(row?.firstCount ?? 0),
-      secondCount: Number(row?.secondCount ?? 0),
-      firstAbove: Number(row?.firstAbove ?? 0),
-      secondAbove: Number(row?.secondAbove ?? 0),
-      loginText: row?.loginText ?? null,
-    };
   }
 }
