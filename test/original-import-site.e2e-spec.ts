@@ -5,6 +5,7 @@ import { ChatAccountsReader } from '../src/chat-accounts/chat-accounts.reader';
 import { MiniGamesReader } from '../src/mini-games/mini-games.reader';
 import { PlayTimeReader } from '../src/play-time/play-time.reader';
 import { PlayerGroupsReader } from '../src/player-groups/player-groups.reader';
+import { PlayersRepository } from '../src/players/players.repository';
 import { VotesReader } from '../src/votes/votes.reader';
 import { PunishmentsReader } from '../src/punishments/punishments.reader';
 import type { ImportReportJson as Report, TableCounts as Counts } from '../src/original-import/import-report';
@@ -264,8 +265,9 @@ describe('import:original: the players site tables (e2e: a MariaDB source, the r
     expect(await votes.summary(bob.uuid)).toMatchObject({ first: { count: 3, rank: 2 }, second: { count: 0 }, loginText: 'b'.repeat(255) });
 
     const groups = app.app.get(PlayerGroupsReader);
-    expect(await groups.current(alice.uuid)).toMatchObject({ group: 'verified', expiresAt: jst('2027-01-01 00:00:00') });
-    expect(await groups.current(erin.uuid)).toMatchObject({ group: 'admin', expiresAt: null });
+    const players = app.app.get(PlayersRepository);
+    expect(await groups.current(alice.uuid, players.getByUuid(alice.uuid))).toMatchObject({ group: 'verified', expiresAt: jst('2027-01-01 00:00:00') });
+    expect(await groups.current(erin.uuid, players.getByUuid(erin.uuid))).toMatchObject({ group: 'admin', expiresAt: null });
 
     const chat = app.app.get(ChatAccountsReader);
     expect(await chat.forPlayer(alice.uuid, chatAlice)).toMatchObject({

@@ -319,7 +319,7 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
     // getCountLevels reads a site's levels through the cache of topic votes.
     VotesRepository: ['getStoredVoteIds', 'lockTotals', 'getCounts', 'getCountLevels'],
     LoginTextsRepository: ['getStoredReportIds', 'lockCurrent'],
-    PlayerGroupsRepository: ['getStoredReportIds', 'lockCurrent', 'getSources'],
+    PlayerGroupsRepository: ['getStoredReportIds', 'lockCurrent', 'getReport'],
   };
 
   /** Private steps of a public write, covered by the cases of the methods that call them. */
@@ -772,7 +772,7 @@ describe('every repository write method bumps what its table feeds (e2e)', () =>
           async run(write) {
             const player = await seedBarePlayer();
             await write((tx) => repo(PlayerGroupsRepository).writeCurrent(tx, [{ uuid: player, group: 'walker', expiresAt: null, reportedAt: new Date(), origin: 'game-server' }], new Date()));
-            expect((await repo(PlayerGroupsRepository).getSources(player))?.report?.group).toBe('walker');
+            expect((await repo(PlayerGroupsRepository).getReport(player))?.group).toBe('walker');
           },
         },
       ],

@@ -96,7 +96,7 @@ export class ModerationPlayersService {
     // Read once for both the ban-list entries and the records.
     const ownBans = this.communityBans.forPlayer(uuid);
     const [group, logins, eras, away, chat, banlist, records, cities] = await Promise.all([
-      this.groups.current(uuid),
+      this.groups.current(uuid, player),
       this.logins.getRecentOf(uuid, PAGE_LOGINS),
       this.playTime.eraTotals(uuid),
       this.playTime.awaySeconds(uuid),

@@ -24,24 +24,14 @@ export interface GroupRow extends StoredGroup {
 }
 
 /** What the reader needs of one player: the login side (players) and the reported group. */
-export interface PlayerGroupSources {
-  permission: string | null;
-  lastLogin: Date | null;
-  report: StoredGroup | null;
-}
-
-interface SourcesRow {
-  permission: string | null;
-  lastLogin: DbTime | null;
-  groupName: string | null;
+interface ReportRow {
+  groupName: string;
   expiresAt: DbTime | null;
-  reportedAt: DbTime | null;
+  reportedAt: DbTime;
 }
 
-// One primary-key read of each table.
-const SOURCES_SQL =
-  'SELECT p.permission AS permission, p.last_login AS lastLogin, g.group_name AS groupName, g.expires_at AS expiresAt, g.reported_at AS reportedAt ' +
-  'FROM players p LEFT JOIN player_groups g ON g.player_uuid = p.uuid WHERE p.uuid = ?';
+// One primary-key read: the login side (the player's latest permission) is the caller's players row.
+const REPORT_SQL = 'SELECT group_name AS groupName, expires_at AS expiresAt, reported_at AS reportedAt FROM player_groups WHERE player_uuid = ?';
 
 function placeholders(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
@@ -116,19 +106,9 @@ export class PlayerGroupsRepository {
     }
   }
 
-  /** The login side and the reported group of one player (committed data); null for a player not in `players`. */
-  async getSources(uuid: string): Promise<PlayerGroupSources | null> {
-    const row = await this.reader.one<SourcesRow>(SOURCES_SQL, [uuid]);
-    if (!row) {
-      return null;
-    }
-    return {
-      permission: row.permission,
-      lastLogin: row.lastLogin === null ? null : dateOf(row.lastLogin),
-      report:
-        row.groupName === null || row.reportedAt === null
-          ? null
-          : { group: row.groupName, expiresAt: row.expiresAt === null ? null : dateOf(row.expiresAt), reportedAt: dateOf(row.reportedAt) },
-    };
+  /** The reported group of one player (committed data); null when none was reported or imported. */
+  async getReport(uuid: string): Promise<StoredGroup | null> {
+    const row = await this.reader.one<ReportRow>(REPORT_SQL, [uuid]);
+    return row ? { group: row.groupName, expiresAt: row.expiresAt === null ? null : dateOf(row.expiresAt), reportedAt: dateOf(row.reportedAt) } : null;
   }
 }

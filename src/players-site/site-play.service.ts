@@ -38,8 +38,8 @@ export class SitePlayService {
   ) {}
 
   async info(id: string): Promise<SiteInfo> {
-    const [, [group, eras, away, votes]] = await this.sitePlayers.resolveWith(id, (uuid) =>
-      Promise.all([this.groups.current(uuid), this.playTime.eraTotals(uuid), this.playTime.awaySeconds(uuid), this.votes.summary(uuid)]),
+    const [, [group, eras, away, votes]] = await this.sitePlayers.resolveWith(id, (uuid, player) =>
+      Promise.all([this.groups.current(uuid, player), this.playTime.eraTotals(uuid), this.playTime.awaySeconds(uuid), this.votes.summary(uuid)]),
     );
     return {
       group: group.group,

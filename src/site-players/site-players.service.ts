@@ -49,16 +49,18 @@ export class SitePlayersService {
   /**
    * The player, and `read` of their uuid. When `raw` is a uuid (as the sites mostly send), both go
    * out at once: on MySQL in one round trip with the read's statements (docs/design-and-performance.md,
-   * "Reads share a round trip on MySQL"). An unknown player's 404 wins over whatever the read
-   * answered, as if it had run after. Otherwise the player is found first.
+   * "Reads share a round trip on MySQL"); `read` gets the lookup under way, for a part that needs
+   * the player's row too. An unknown player's 404 wins over whatever the read answered, as if it
+   * had run after. Otherwise the player is found first.
    */
-  async resolveWith<T>(raw: string, read: (uuid: string) => Promise<T>): Promise<[PlayerRecord, T]> {
+  async resolveWith<T>(raw: string, read: (uuid: string, player: Promise<PlayerRecord>) => Promise<T>): Promise<[PlayerRecord, T]> {
     const id = sitePlayerId(raw);
     if (id?.kind !== 'uuid') {
       const player = await this.resolve(raw);
-      return [player, await read(player.uuid)];
+      return [player, await read(player.uuid, Promise.resolve(player))];
     }
-    const [player, value] = await Promise.allSettled([this.resolve(raw), read(id.value)]);
+    const lookup = this.resolve(raw);
+    const [player, value] = await Promise.allSettled([lookup, read(id.value, lookup)]);
     if (player.status === 'rejected') {
       throw player.reason;
     }
