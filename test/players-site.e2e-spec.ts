@@ -1,3 +1,4 @@
+import { RECENT_OF_SQL } from '../src/users/logins.repository';
 import { HttpResult, newPlayer, TestApp } from './support/test-app';
 
 /** The players site's routes (docs/players-site.md), as the site reads them. */
@@ -405,6 +406,21 @@ describe('players site (e2e)', () => {
       expect((await site.get(`/v1/users/jsa/${player.uuid}`, { headers, query: { user_recaptcha: 'pass' } })).status).toBe(200);
       // A route that takes no token: the token does not help.
       expect((await site.get('/health', { headers, query: { recaptcha: 'pass' } })).status).toBe(429);
+    });
+  });
+
+  describe('reads by index', () => {
+    it("reads a player's latest logins from one index alone, with no row read per login", async () => {
+      const player = newPlayer();
+      await logIn(player, '2024-01-01T00:00:00Z');
+      if (app.dataSource.options.type === 'mysql') {
+        const [plan] = await app.dataSource.query<Array<{ key: string; Extra: string }>>(`EXPLAIN ${RECENT_OF_SQL}`, [player.uuid, 100]);
+        expect(plan.key).toBe('IDX_login_records_player_recent');
+        expect(plan.Extra).toContain('Using index');
+      } else {
+        const plan = await app.dataSource.query<Array<{ detail: string }>>(`EXPLAIN QUERY PLAN ${RECENT_OF_SQL}`, [player.uuid, 100]);
+        expect(plan.map((step) => step.detail)).toEqual([expect.stringContaining('USING COVERING INDEX IDX_login_records_player_recent')]);
+      }
     });
   });
 });
