@@ -237,5 +237,7 @@ async function main() {
 
 main().catch((error) => {
   console.error(error);
+  // A failure before the reads (a seeding step) leaves the temporary folder behind otherwise.
+  rmSync(dir, { recursive: true, force: true });
   process.exit(1);
 });

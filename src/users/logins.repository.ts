@@ -15,8 +15,9 @@ const LATEST_OF_RECENT_PLAYERS_SQL =
   'SELECT lr.id AS id, p.uuid AS uuid, lr.mcid AS mcid, lr.logged_in_at AS loggedInAt FROM players p ' +
   'JOIN login_records lr ON lr.player_uuid = p.uuid AND lr.logged_in_at = p.last_login ' +
   'WHERE p.last_login IS NOT NULL ORDER BY p.last_login DESC, p.uuid DESC LIMIT ?';
-// IDX_login_records_player_recent (player, time, game id; the id rides along), read backwards from
-// the newest: the index alone answers, with no row read per login. Exported for the test of its plan.
+// Read backwards from the newest: on MariaDB IDX_login_records_player_recent (player, time, game id;
+// the id rides along) answers alone, with no row read per login; on SQLite the unique (player_uuid,
+// logged_in_at) index, each row an in-process seek. Exported for the test of its plan.
 export const RECENT_OF_SQL = 'SELECT id, mcid, logged_in_at AS loggedInAt FROM login_records WHERE player_uuid = ? ORDER BY logged_in_at DESC LIMIT ?';
 
 export interface LoginRecordView {
