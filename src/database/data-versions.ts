@@ -25,6 +25,8 @@ export class DataVersions {
   private readonly stamps = new Map<string, string>();
   private counter: number | undefined;
   private unknown = 0;
+  /** Stamp reads not sent yet (MySQL), by topic list: shared by the requests of this turn (see `currentStamp`). */
+  private readonly unsent = new Map<string, Promise<string>>();
 
   constructor(private readonly reader: SqlReader) {}
 
@@ -57,7 +59,16 @@ export class DataVersions {
     return this.currentStamp(topics);
   }
 
-  /** `stamp`, but synchronous when the stamp is known (no promise to wait for on the hot path). */
+  /**
+   * `stamp`, but synchronous when the stamp is known (no promise to wait for on the hot path).
+   *
+   * On MySQL every cached read asks the database, and the requests handled in one turn of the
+   * event loop share one stamp read per topic list: its statement is sent at the turn's end with
+   * the turn's other reads (SqlReader.readsWaitForTurnEnd), after every request that shares it
+   * arrived, so it sees every write acknowledged before any of them was sent. The entry is dropped
+   * right after that send (the immediate is queued after the send's), and a later request reads
+   * again.
+   */
   currentStamp(topics: readonly DataTopic[]): string | Promise<string> {
     const counter = this.reader.changeCounter();
     const key = topics.join(',');
@@ -72,7 +83,17 @@ export class DataVersions {
         }
       }
     }
-    return this.query(topics, key, counter);
+    if (!this.reader.readsWaitForTurnEnd) {
+      return this.query(topics, key, counter);
+    }
+    const unsent = this.unsent.get(key);
+    if (unsent) {
+      return unsent;
+    }
+    const read = this.query(topics, key, counter);
+    this.unsent.set(key, read);
+    setImmediate(() => this.unsent.delete(key));
+    return read;
   }
 
   private async query(topics: readonly DataTopic[], key: string, counter: number | undefined): Promise<string> {

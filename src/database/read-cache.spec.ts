@@ -28,6 +28,23 @@ describe(DataVersions.name, () => {
     expect(state.queries).toBe(2);
   });
 
+  it('shares one stamp read among the requests of a turn where reads go out at its end (MySQL), and reads again in the next', async () => {
+    const { reader, state } = fakeReader([{ name: 'players', version: 3 }]);
+    state.counter = undefined;
+    Object.defineProperty(reader, 'readsWaitForTurnEnd', { value: true });
+    const versions = new DataVersions(reader);
+    const first = versions.currentStamp(['players']);
+    const second = versions.currentStamp(['players']);
+    expect(second).toBe(first);
+    expect(versions.currentStamp(['players', 'cities'])).not.toBe(first);
+    expect(state.queries).toBe(2);
+    expect(await first).toBe('players:3');
+    state.rows[0].version = 4;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await versions.currentStamp(['players'])).toBe('players:4');
+    expect(state.queries).toBe(3);
+  });
+
   it('queries every time where there is no change counter (MySQL, in-memory SQLite)', async () => {
     const { reader, state } = fakeReader([{ name: 'players', version: 3 }]);
     state.counter = undefined;

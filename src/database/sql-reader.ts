@@ -118,6 +118,15 @@ export class SqlReader implements OnApplicationShutdown {
     return this.turnCounter;
   }
 
+  /**
+   * Whether a read waits for the end of the turn of the event loop before it is sent (MySQL with
+   * deadlines: `mysqlQuery`). Then every request handled in this turn arrived before any read it
+   * starts is sent, and an identical read started by two of them may answer both (DataVersions).
+   */
+  get readsWaitForTurnEnd(): boolean {
+    return this.mysqlReads !== undefined;
+  }
+
   /** This process committed (or tried to): the next `changeCounter()` asks SQLite again. */
   forgetChangeCounter(): void {
     this.turnCounter = undefined;
