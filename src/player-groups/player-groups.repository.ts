@@ -23,7 +23,7 @@ export interface GroupRow extends StoredGroup {
   origin: Origin;
 }
 
-/** What the reader needs of one player: the login side (players) and the reported group. */
+/** A `player_groups` row as the report's read selects it: raw driver values. */
 interface ReportRow {
   groupName: string;
   expiresAt: DbTime | null;
