@@ -1,3 +1,5 @@
+import { countAbove } from '../common/descending';
+
 /**
  * The ranking value of a periodmatch result (docs/game-server.md, Mini-game results). Pure.
  *
@@ -25,15 +27,5 @@ export function periodmatchScore(success: number, failure: number, calcMatchTime
  * many score higher, found by binary search.
  */
 export function placeOnLadder(ladder: ArrayLike<number>, score: number): number {
-  let low = 0;
-  let high = ladder.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (ladder[middle] > score) {
-      low = middle + 1;
-    } else {
-      high = middle;
-    }
-  }
-  return low + 1;
+  return countAbove(ladder, score) + 1;
 }

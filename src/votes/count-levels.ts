@@ -1,3 +1,5 @@
+import { countAbove } from '../common/descending';
+
 /**
  * A vote site's count levels as the ranks read them (docs/players-site.md, "Vote rewards"): the
  * counts players have, highest first, each with how many players have that count or more. Pure:
@@ -26,16 +28,6 @@ export function countLevelsOf(rows: ReadonlyArray<{ voteCount: number; players: 
 
 /** How many players have more votes than `count` (a rank is this plus one: ties share a rank). */
 export function playersAbove(levels: CountLevels, count: number): number {
-  // The last level whose count is above `count`: levels run highest first.
-  let low = 0;
-  let high = levels.counts.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (levels.counts[middle] > count) {
-      low = middle + 1;
-    } else {
-      high = middle;
-    }
-  }
-  return low === 0 ? 0 : levels.playersAtOrAbove[low - 1];
+  const levelsAbove = countAbove(levels.counts, count);
+  return levelsAbove === 0 ? 0 : levels.playersAtOrAbove[levelsAbove - 1];
 }
