@@ -67,6 +67,25 @@ describe('GET /cities read cache (e2e)', () => {
     expect(here.body).toMatchObject({ status: true, code: 200, version: 'test-build' });
   });
 
+  it("moves a vote rank cached on another instance on its next read once votes arrive here (the players site's info)", async () => {
+    // Counts far above any other test's, so the two players are first and second on the site.
+    const [leader, chaser] = [newPlayer(), newPlayer()];
+    const vote = (uuid: string, id: string) => ({ id, uuid, site: 'minecraft.jp', votedAt: '2026-11-01T00:00:00Z' });
+    const send = (votes: unknown[]) => app.post('/game-server/votes', { votes }, { headers: { 'x-api-key': gameServerKey } });
+    const rankThere = async (uuid: string): Promise<number> => {
+      const info = await other.get<{ mcjpVoteRank: number }>(`/v2/users/info/${uuid}`);
+      expect(info.status).toBe(200);
+      return info.body.mcjpVoteRank;
+    };
+    await app.post('/game-server/logins', { logins: [leader, chaser].map((player) => ({ ...player, loggedInAt: '2026-11-01T00:00:00Z' })) }, { headers: { 'x-api-key': gameServerKey } });
+    expect((await send(Array.from({ length: 300 }, (_, i) => vote(leader.uuid, `${leader.uuid}-${i}`)))).status).toBe(200);
+    expect((await send(Array.from({ length: 200 }, (_, i) => vote(chaser.uuid, `${chaser.uuid}-${i}`)))).status).toBe(200);
+    expect(await rankThere(chaser.uuid)).toBe(2);
+    expect((await send(Array.from({ length: 200 }, (_, i) => vote(chaser.uuid, `${chaser.uuid}-more-${i}`)))).status).toBe(200);
+    expect(await rankThere(chaser.uuid)).toBe(1);
+    expect(await rankThere(leader.uuid)).toBe(2);
+  });
+
   it('answers If-None-Match with 304 until the list changes', async () => {
     await forceCreate();
     const first = await app.get('/cities');
